@@ -1,0 +1,74 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Milepost",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Milepost", targets: ["Milepost"]),
+        .library(name: "MilepostCLI", targets: ["MilepostCLI"]),
+        .executable(name: "milepost", targets: ["milepost"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // The system libyaml (Debian: libyaml-dev), seen through a one-header shim.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        // YAML → located node tree (iterative, bounded), and a Decoder over it.
+        .target(
+            name: "MilepostYAML",
+            dependencies: ["CYAML"],
+            swiftSettings: strictSettings
+        ),
+        // The engine: versions, manifest, registry, planner, runner, stores, journal.
+        .target(
+            name: "Milepost",
+            dependencies: [
+                "MilepostYAML",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The command line as a library, so applications can ship their own binary.
+        .target(
+            name: "MilepostCLI",
+            dependencies: [
+                "Milepost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "milepost",
+            dependencies: ["MilepostCLI"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MilepostYAMLTests",
+            dependencies: ["MilepostYAML"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MilepostTests",
+            dependencies: ["Milepost", "MilepostYAML"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MilepostCLITests",
+            dependencies: ["MilepostCLI", "milepost"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

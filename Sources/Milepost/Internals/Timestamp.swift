@@ -1,0 +1,20 @@
+import Glibc
+
+/// UTC timestamps as the state and the journal write them: ISO 8601 with milliseconds.
+enum Timestamp {
+    /// Now, e.g. `2026-11-21T02:56:57.123Z`.
+    static func now() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        var seconds = spec.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))"
+            + "T\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
+            + ".\(pad(Int32(spec.tv_nsec / 1_000_000), 3))Z"
+    }
+}

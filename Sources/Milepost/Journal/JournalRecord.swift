@@ -1,0 +1,65 @@
+/// One line of the journal: an event of a run. Fields that do not apply are omitted.
+public struct JournalRecord: Codable, Sendable, Equatable {
+    /// The kinds of journal events.
+    public enum Event: String, Codable, Sendable, CaseIterable {
+        case runStarted = "run-started"
+        case stepStarted = "step-started"
+        case stepSucceeded = "step-succeeded"
+        case stepFailed = "step-failed"
+        case stepInterrupted = "step-interrupted"
+        case runFinished = "run-finished"
+        case baseline
+        case resolved
+    }
+
+    /// UTC, ISO 8601 with milliseconds.
+    public var time: String
+    public var run: String
+    public var event: Event
+    public var app: String?
+    public var from: String?
+    public var to: String?
+    public var step: String?
+    public var attempt: Int?
+    public var durationMs: Int?
+    public var error: String?
+    /// For `run-finished`: succeeded, failed, interrupted, up-to-date, blocked, downgrade-refused, downgrade-allowed.
+    /// For `resolved`: done or retry.
+    public var outcome: String?
+    public var host: String?
+    public var pid: Int32?
+
+    public init(
+        time: String, run: String, event: Event, app: String? = nil, from: String? = nil,
+        to: String? = nil, step: String? = nil, attempt: Int? = nil, durationMs: Int? = nil,
+        error: String? = nil, outcome: String? = nil, host: String? = nil, pid: Int32? = nil
+    ) {
+        self.time = time
+        self.run = run
+        self.event = event
+        self.app = app
+        self.from = from
+        self.to = to
+        self.step = step
+        self.attempt = attempt
+        self.durationMs = durationMs
+        self.error = error
+        self.outcome = outcome
+        self.host = host
+        self.pid = pid
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case time, run, event, app, from, to, step, attempt
+        case durationMs = "duration_ms"
+        case error, outcome, host, pid
+    }
+
+    /// Records that must reach the disk before the run goes on.
+    public var isDurable: Bool {
+        switch event {
+        case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline: true
+        case .runStarted, .runFinished: false
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Who holds (or last held) a store's lock. For messages only: liveness comes from the lock itself.
+public struct LockHolder: Codable, Sendable, Equatable, CustomStringConvertible {
+    public var pid: Int32
+    public var host: String
+    public var since: String
+    public var run: String
+
+    public init(pid: Int32, host: String, since: String, run: String) {
+        self.pid = pid
+        self.host = host
+        self.since = since
+        self.run = run
+    }
+
+    public var description: String { "pid \(pid) on \(host) since \(since) (run \(run))" }
+}

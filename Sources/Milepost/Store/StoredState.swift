@@ -1,0 +1,95 @@
+/// What a store remembers between runs. Serialized as `state.json` by the file store.
+public struct StoredState: Codable, Sendable, Equatable {
+    /// The format of this record; bumped on incompatible changes.
+    public static let currentFormat = 1
+
+    public var format: Int
+    /// The manifest's `app` label when the state was last written.
+    public var app: String?
+    /// The last version reached, as written by whoever set it (`--to`, `baseline`).
+    public var version: String
+    /// Every step that completed, in the order it completed.
+    public var completed: [CompletedStep]
+    /// The step that was running when the state was last written, if any.
+    public var inProgress: InProgressStep?
+    /// The last step that failed, until it succeeds or is resolved.
+    public var failed: FailedStep?
+    /// When the state was last written (UTC, ISO 8601 with milliseconds).
+    public var updatedAt: String
+
+    public init(
+        app: String?, version: String, completed: [CompletedStep] = [],
+        inProgress: InProgressStep? = nil, failed: FailedStep? = nil, updatedAt: String
+    ) {
+        self.format = Self.currentFormat
+        self.app = app
+        self.version = version
+        self.completed = completed
+        self.inProgress = inProgress
+        self.failed = failed
+        self.updatedAt = updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, app, version, completed
+        case inProgress = "in_progress"
+        case failed
+        case updatedAt = "updated_at"
+    }
+}
+
+/// A step recorded as done.
+public struct CompletedStep: Codable, Sendable, Equatable {
+    /// `THRESHOLD/ID`.
+    public var id: String
+    /// When it completed.
+    public var at: String
+    /// The run that completed it.
+    public var run: String
+    /// Fingerprint of the manifest entry and the step's declared revision when it ran.
+    public var fingerprint: String
+    /// How it got here: nil when it ran, `"resolved"` when marked done by hand.
+    public var via: String?
+
+    public init(id: String, at: String, run: String, fingerprint: String, via: String? = nil) {
+        self.id = id
+        self.at = at
+        self.run = run
+        self.fingerprint = fingerprint
+        self.via = via
+    }
+}
+
+/// A step that had started and not yet finished when the state was written.
+public struct InProgressStep: Codable, Sendable, Equatable {
+    public var id: String
+    public var run: String
+    public var since: String
+    public var attempt: Int
+    public var host: String
+    public var pid: Int32
+
+    public init(id: String, run: String, since: String, attempt: Int, host: String, pid: Int32) {
+        self.id = id
+        self.run = run
+        self.since = since
+        self.attempt = attempt
+        self.host = host
+        self.pid = pid
+    }
+}
+
+/// The last failure of a step.
+public struct FailedStep: Codable, Sendable, Equatable {
+    public var id: String
+    public var run: String
+    public var at: String
+    public var error: String
+
+    public init(id: String, run: String, at: String, error: String) {
+        self.id = id
+        self.run = run
+        self.at = at
+        self.error = error
+    }
+}
