@@ -1,2 +1,23 @@
-// Placeholder until the CLI lands.
-public enum MilepostCLIPlaceholder {}
+import ArgumentParser
+
+/// `milepost`: run one-time upgrade steps when an application moves past a version.
+struct MilepostCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "milepost",
+        abstract: "Run one-time upgrade steps when an application moves past a version.",
+        discussion: """
+            A YAML manifest maps version thresholds to named steps. `run` compares the stored \
+            version with --to and runs every step whose threshold lies in between, once, with a \
+            checkpoint per step and a journal of every run.
+
+            Exit codes: 0 ok or nothing to do, 1 a step failed, 2 an interrupted step needs \
+            `resolve`, 3 downgrade refused, 64 usage, 65 invalid manifest, 66 manifest not found, \
+            69 store unreachable, 74 state or journal I/O error, 75 lock not acquired in time, \
+            130/143 interrupted by SIGINT/SIGTERM.
+            """,
+        subcommands: [
+            Validate.self, PlanCommand.self, Run.self, Status.self, History.self, Steps.self, Baseline.self,
+            Resolve.self,
+        ]
+    )
+}

@@ -1,1 +1,3 @@
 import MilepostCLI
+
+await MilepostCLI.main()

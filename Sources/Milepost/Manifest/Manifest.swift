@@ -1,0 +1,62 @@
+public import MilepostYAML
+
+/// A manifest read, validated and bound to a registry: every step resolved and its parameters decoded.
+public struct Manifest: Sendable {
+    /// The file it was read from, and its bytes (for diagnostics).
+    public let source: ManifestSource
+    /// The optional `app:` label.
+    public let app: String?
+    /// The version assumed when nothing is stored (`baseline:`); `Version.zero` when absent.
+    public let baseline: Version
+    /// Every step in run order: ascending threshold, then listed order.
+    public let steps: [ManifestStep]
+    /// Findings that do not stop the manifest from being used.
+    public let warnings: [Diagnostic]
+
+    /// The directory relative paths in the manifest are resolved against.
+    public var directory: String { source.directory }
+
+    /// Reads and validates the manifest at `path`.
+    /// - throws: `ManifestError.unreadable` (missing, unreadable) or `.invalid` with every problem found.
+    public static func load(
+        path: String, registry: StepRegistry, limits: YAMLLimits = .default
+    ) throws(ManifestError) -> Manifest {
+        let bytes: [UInt8]
+        do {
+            bytes = try YAMLSource.read(path: path, maxBytes: limits.maxDocumentBytes)
+        } catch {
+            switch error {
+            case .unreadable(_, let reason):
+                throw .unreadable(path: path, reason: reason)
+            case .refused(_, let reason):
+                throw .invalid([Diagnostic(.error, reason, file: path, at: nil)], source: ManifestSource(path: path, bytes: []))
+            }
+        }
+        return try parse(ManifestSource(path: path, bytes: bytes), registry: registry, limits: limits)
+    }
+
+    /// Validates manifest text already in memory (the entry point `load` and the fuzzer share).
+    public static func parse(
+        _ source: ManifestSource, registry: StepRegistry, limits: YAMLLimits = .default
+    ) throws(ManifestError) -> Manifest {
+        let document: YAMLDocument
+        do {
+            document = try YAMLDocument.parse(source.bytes, limits: limits)
+        } catch {
+            throw .invalid(error.errors.map { Diagnostic($0, file: source.path) }, source: source)
+        }
+        var decoder = ManifestDecoder(file: source.path, registry: registry)
+        let contents = decoder.decode(document.root)
+        guard let contents, !decoder.diagnostics.contains(where: { $0.severity == .error }) else {
+            throw .invalid(decoder.diagnostics, source: source)
+        }
+        return Manifest(
+            source: source, app: contents.app, baseline: contents.baseline ?? .zero,
+            steps: contents.steps, warnings: decoder.diagnostics)
+    }
+
+    /// The step with `id`, if the manifest has it.
+    public func step(id: String) -> ManifestStep? {
+        steps.first { $0.id == id }
+    }
+}

@@ -1,0 +1,224 @@
+import MilepostYAML
+
+/// Turns a YAML node tree into manifest steps, collecting every problem instead of stopping at the first.
+struct ManifestDecoder {
+    struct Contents {
+        var app: String?
+        var baseline: Version?
+        var steps: [ManifestStep]
+    }
+
+    let file: String
+    let registry: StepRegistry
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(file: String, registry: StepRegistry) {
+        self.file = file
+        self.registry = registry
+    }
+
+    static let topLevelKeys = ["app", "baseline", "migrations"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "description"]
+
+    // MARK: - Document
+
+    mutating func decode(_ root: YAMLNode?) -> Contents? {
+        guard let root, root.kind == .mapping else {
+            error("a manifest is a mapping with a 'migrations' key", at: root?.location ?? SourceLocation(line: 1, column: 1))
+            return nil
+        }
+        var contents = Contents(steps: [])
+        var sawMigrations = false
+        for (key, value) in root.pairs {
+            switch key.scalar {
+            case "app": contents.app = string(value, what: "'app'")
+            case "baseline": contents.baseline = string(value, what: "'baseline'").flatMap { version($0, at: value.location) }
+            case "migrations":
+                sawMigrations = true
+                contents.steps = migrations(value)
+            default: unknownKey(key, known: Self.topLevelKeys, in: "the manifest")
+            }
+        }
+        if !sawMigrations { error("missing the required key 'migrations'", at: root.location) }
+        return contents
+    }
+
+    // MARK: - Thresholds
+
+    private mutating func migrations(_ node: YAMLNode) -> [ManifestStep] {
+        guard node.kind == .mapping else {
+            error("'migrations' maps version thresholds to lists of steps", at: node.location)
+            return []
+        }
+        var thresholds: [(version: Version, steps: [ManifestStep])] = []
+        var seen: [Version: (text: String, location: SourceLocation)] = [:]
+        for (key, value) in node.pairs {
+            guard let text = key.scalar, let threshold = version(text, at: key.location) else { continue }
+            if let first = seen[threshold] {
+                error("threshold '\(text)' is the same version as '\(first.text)'", at: key.location,
+                      notes: [.init("'\(first.text)' is defined here", at: first.location)])
+                continue
+            }
+            if let previous = thresholds.last?.version, threshold < previous {
+                diagnostics.append(Diagnostic(
+                    .warning, "threshold '\(text)' is written after a higher one; steps run in version order regardless",
+                    file: file, at: key.location))
+            }
+            seen[threshold] = (text, key.location)
+            thresholds.append((threshold, steps(value, threshold: threshold, thresholdText: text)))
+        }
+        return thresholds.sorted { $0.version < $1.version }.flatMap(\.steps)
+    }
+
+    private mutating func steps(_ node: YAMLNode, threshold: Version, thresholdText: String) -> [ManifestStep] {
+        guard node.kind == .sequence else {
+            error("the steps of '\(thresholdText)' must be a list", at: node.location)
+            return []
+        }
+        if node.elements.isEmpty {
+            error("threshold '\(thresholdText)' has no steps", at: node.location)
+        }
+        var result: [ManifestStep] = []
+        var ids: [String: SourceLocation] = [:]
+        for element in node.elements {
+            guard let step = step(element, threshold: threshold, thresholdText: thresholdText) else { continue }
+            if let first = ids[step.id] {
+                error("two steps with the id '\(step.id)'; give one an 'id:'", at: step.location,
+                      notes: [.init("the first is here", at: first)])
+                continue
+            }
+            ids[step.id] = step.location
+            result.append(step)
+        }
+        return result
+    }
+
+    // MARK: - Steps
+
+    private mutating func step(_ node: YAMLNode, threshold: Version, thresholdText: String) -> ManifestStep? {
+        var fields = StepFields()
+        switch node.kind {
+        case .scalar:
+            fields.name = (node.scalar ?? "", node.location)
+        case .mapping:
+            for (key, value) in node.pairs { readField(key, value, into: &fields) }
+            if fields.name == nil {
+                error("a step needs a 'name'", at: node.location)
+                return nil
+            }
+        case .sequence:
+            error("a step is a name or a mapping with 'name:'", at: node.location)
+            return nil
+        }
+        guard let (name, nameLocation) = fields.name, checkName(name, at: nameLocation, what: "step name") else { return nil }
+        if let (id, location) = fields.id, !checkName(id, at: location, what: "step id") { return nil }
+        guard let definition = registry[name] else {
+            let suggestion = NameSuggestion.closest(to: name, among: registry.all.map(\.name))
+            error("unknown step '\(name)'", at: nameLocation,
+                  notes: suggestion.map { [.init("did you mean '\($0)'?")] } ?? [])
+            return nil
+        }
+        let parameters: any Sendable
+        do {
+            parameters = try definition.decodeParameters(fields.with)
+        } catch {
+            diagnostics.append(Diagnostic(
+                .error, "step '\(name)': \(error.message)", file: file, at: error.location ?? nameLocation,
+                notes: error.notes))
+            return nil
+        }
+        return ManifestStep(
+            id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
+            description: fields.description ?? definition.description, timeout: fields.timeout,
+            retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
+            location: nameLocation,
+            fingerprint: Fingerprint.of(
+                name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
+            definition: definition, parameters: parameters)
+    }
+
+    private struct StepFields {
+        var name: (String, SourceLocation)?
+        var id: (String, SourceLocation)?
+        var with: YAMLNode?
+        var timeout: Duration?
+        var retries = 0
+        var idempotent = false
+        var description: String?
+    }
+
+    private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
+        switch key.scalar {
+        case "name": fields.name = string(value, what: "'name'").map { ($0, value.location) }
+        case "id": fields.id = string(value, what: "'id'").map { ($0, value.location) }
+        case "with":
+            if value.kind == .mapping {
+                fields.with = value
+            } else if value.coreValue != .null {
+                error("'with' must be a mapping of parameters", at: value.location)
+            }
+        case "timeout":
+            guard let text = string(value, what: "'timeout'") else { return }
+            if let duration = DurationText.parse(text), duration > .zero {
+                fields.timeout = duration
+            } else {
+                error("invalid timeout '\(text)': write a whole number and a unit, e.g. 250ms, 30s, 5m, 1h", at: value.location)
+            }
+        case "retries":
+            guard let text = string(value, what: "'retries'") else { return }
+            if case .int(let count) = value.coreValue, (0...100).contains(count) {
+                fields.retries = count
+            } else {
+                error("invalid retries '\(text)': expected a whole number from 0 to 100", at: value.location)
+            }
+        case "idempotent":
+            guard let text = string(value, what: "'idempotent'") else { return }
+            if case .bool(let flag) = value.coreValue {
+                fields.idempotent = flag
+            } else {
+                error("invalid idempotent '\(text)': expected true or false", at: value.location)
+            }
+        case "description": fields.description = string(value, what: "'description'")
+        default: unknownKey(key, known: Self.stepKeys, in: "a step")
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func string(_ node: YAMLNode, what: String) -> String? {
+        guard node.kind == .scalar, let text = node.scalar else {
+            error("\(what) must be a single value", at: node.location)
+            return nil
+        }
+        return text
+    }
+
+    private mutating func version(_ text: String, at location: SourceLocation) -> Version? {
+        do {
+            return try Version(parsing: text)
+        } catch {
+            self.error(error.description, at: location)
+            return nil
+        }
+    }
+
+    private mutating func checkName(_ name: String, at location: SourceLocation, what: String) -> Bool {
+        guard StepName.isValid(name) else {
+            error("invalid \(what) '\(name)': use letters, digits, '_', '.', ':' and '-', starting with a letter or '_'",
+                  at: location)
+            return false
+        }
+        return true
+    }
+
+    private mutating func unknownKey(_ key: YAMLNode, known: [String], in place: String) {
+        let name = key.scalar ?? "?"
+        let suggestion = NameSuggestion.closest(to: name, among: known)
+        error("unknown key '\(name)' in \(place)", at: key.location,
+              notes: [.init(suggestion.map { "did you mean '\($0)'?" } ?? "expected one of: \(known.joined(separator: ", "))")])
+    }
+
+    private mutating func error(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
+        diagnostics.append(Diagnostic(.error, message, file: file, at: location, notes: notes))
+    }
+}

@@ -1,0 +1,47 @@
+/// What a run from one version to another would do, step by step, with reasons.
+public struct Plan: Sendable {
+    /// Where `from` came from.
+    public enum Origin: String, Sendable, Codable {
+        /// The store's version.
+        case stored
+        /// The manifest's `baseline:` (nothing stored yet).
+        case baseline
+        /// Given by the caller (`plan --from`).
+        case given
+    }
+
+    /// A step's fate in this plan.
+    public enum Status: String, Sendable, Codable {
+        /// Will run.
+        case pending
+        /// Ran before; will not run again.
+        case completed
+        /// Its threshold is above the target.
+        case aboveTarget = "above-target"
+        /// Its threshold is at or below the stored version and it never ran: it never will.
+        case skipped
+        /// Was running when a process died; a run needs `resolve` first unless the step is idempotent.
+        case interrupted
+    }
+
+    public struct Entry: Sendable {
+        public let step: ManifestStep
+        public let status: Status
+        /// Why, in words (`failed last time: …`, `added at or below 2.1, which this store had already reached`).
+        public let reason: String
+    }
+
+    public let from: Version
+    public let origin: Origin
+    public let to: Version
+    /// Every manifest step in run order, with its status.
+    public let entries: [Entry]
+
+    /// The steps that will run, in order.
+    public var pending: [ManifestStep] {
+        entries.filter { $0.status == .pending || $0.status == .interrupted }.map(\.step)
+    }
+
+    /// The target is below the starting version.
+    public var isDowngrade: Bool { to < from }
+}

@@ -1,0 +1,34 @@
+/// Decides which steps run: those with `from < threshold <= to` that have not completed.
+public enum Planner {
+    /// Plans a run of `manifest` from `from` to `target`.
+    /// - parameters:
+    ///   - state: the stored state, if any: its completed, failed and interrupted steps count.
+    ///   - from: the starting version, and where it came from (`Runner` derives it from the state).
+    public static func plan(
+        _ manifest: Manifest, state: StoredState?, from: Version, origin: Plan.Origin, to target: Version
+    ) -> Plan {
+        let completed = Set(state?.completed.map(\.id) ?? [])
+        let entries = manifest.steps.map { step -> Plan.Entry in
+            let (status, reason) = status(of: step, from: from, to: target, completed: completed, state: state)
+            return Plan.Entry(step: step, status: status, reason: reason)
+        }
+        return Plan(from: from, origin: origin, to: target, entries: entries)
+    }
+
+    private static func status(
+        of step: ManifestStep, from: Version, to target: Version, completed: Set<String>, state: StoredState?
+    ) -> (Plan.Status, String) {
+        if completed.contains(step.id) { return (.completed, "completed before") }
+        if step.threshold <= from {
+            return (.skipped, "at or below \(from), which was already reached; it will never run")
+        }
+        if step.threshold > target { return (.aboveTarget, "above the target \(target)") }
+        if let running = state?.inProgress, running.id == step.id {
+            return (.interrupted, "interrupted: was running in pid \(running.pid) on \(running.host) since \(running.since)")
+        }
+        if let failed = state?.failed, failed.id == step.id {
+            return (.pending, "failed last time: \(failed.error)")
+        }
+        return (.pending, "\(from) < \(step.threshold) <= \(target)")
+    }
+}

@@ -1,0 +1,35 @@
+public import Logging
+
+/// What a step's closure is handed when it runs.
+///
+/// Cancellation: a timeout or a SIGINT/SIGTERM to the runner cancels the step's task.
+/// A step should check `Task.isCancelled` (or call `try Task.checkCancellation()`) between units of
+/// work and stop promptly; the runner waits at most `terminationGrace` before it records the step
+/// as interrupted and moves on without it.
+public struct StepContext<Parameters: Sendable>: Sendable {
+    /// `THRESHOLD/ID`, as the state and journal name the step.
+    public let id: String
+    /// The registered step name.
+    public let name: String
+    /// The manifest threshold the step belongs to.
+    public let threshold: Version
+    /// The version the run started from (stored version or baseline).
+    public let from: Version
+    /// The version the run goes to.
+    public let to: Version
+    /// The manifest's `with:`, decoded into the step's declared parameter type.
+    public let parameters: Parameters
+    /// 1 for the first attempt, 2 for the first retry, …
+    public let attempt: Int
+    /// A logger whose metadata carries the step id and run id.
+    public let logger: Logger
+    /// The directory of the manifest, for resolving relative paths.
+    public let manifestDirectory: String
+    /// How long the runner waits for the step to stop after cancelling it.
+    public let terminationGrace: Duration
+}
+
+/// The parameter type of a step that takes none: any `with:` key is reported as unknown.
+public struct NoParameters: Decodable, Sendable, Hashable {
+    public init() {}
+}

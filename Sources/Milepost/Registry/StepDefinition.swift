@@ -1,0 +1,42 @@
+import MilepostYAML
+
+/// A registered step: its name, its metadata, how to decode its parameters and how to run it.
+public struct StepDefinition: Sendable {
+    /// The name manifests use (`exec`, `search:reindex`).
+    public internal(set) var name: String
+    public let description: String?
+    /// Safe to run again after an interruption.
+    public let idempotent: Bool
+    /// A label the application bumps when the step's code changes, so `status` can report drift.
+    public let revision: String?
+    /// The Swift name of the parameter type, for messages.
+    public let parametersTypeName: String
+
+    let decodeParameters: @Sendable (YAMLNode?) throws(YAMLError) -> any Sendable
+    let body: @Sendable (StepInvocation, any Sendable) async throws -> Void
+
+    init<Parameters: Decodable & Sendable>(
+        name: String, parameters: Parameters.Type, description: String?, idempotent: Bool, revision: String?,
+        body: @escaping @Sendable (StepContext<Parameters>) async throws -> Void
+    ) {
+        self.name = name
+        self.description = description
+        self.idempotent = idempotent
+        self.revision = revision
+        self.parametersTypeName = String(describing: Parameters.self)
+        self.decodeParameters = { node throws(YAMLError) in
+            try YAMLNodeDecoder().decode(Parameters.self, from: node)
+        }
+        self.body = { invocation, parameters in
+            // The manifest decoded `parameters` with `decodeParameters` above, so the cast holds.
+            let typed = parameters as! Parameters
+            try await body(invocation.context(with: typed))
+        }
+    }
+
+    func renamed(_ name: String) -> StepDefinition {
+        var copy = self
+        copy.name = name
+        return copy
+    }
+}

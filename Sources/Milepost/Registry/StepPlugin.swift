@@ -1,0 +1,22 @@
+/// A module that contributes steps. An application composes its registry from plugins:
+///
+/// ```swift
+/// enum SearchSteps: StepPlugin {
+///     static let namespace: String? = "search"
+///     static func register(in registry: inout StepRegistry) {
+///         registry.register("reindex") { context in … }   // manifests say `search:reindex`
+///     }
+/// }
+/// var registry = StepRegistry.standard
+/// registry.install(SearchSteps.self)
+/// ```
+public protocol StepPlugin {
+    /// A prefix for every step the plugin registers (`search` → `search:reindex`), or nil for none.
+    static var namespace: String? { get }
+    /// Registers the plugin's steps.
+    static func register(in registry: inout StepRegistry)
+}
+
+extension StepPlugin {
+    public static var namespace: String? { nil }
+}

@@ -1,0 +1,75 @@
+/// Maps step names to Swift closures. A value type: build it once, hand it to the runner.
+///
+/// ```swift
+/// var registry = StepRegistry.standard          // with the built-in `exec`
+/// registry.register("removeEmptyDailys", idempotent: true) { context in
+///     try await Dailys.removeEmpty(logger: context.logger)
+/// }
+/// struct Reindex: Decodable, Sendable { var table: String; var batch: Int }
+/// registry.register("reindexSearch", parameters: Reindex.self) { context in
+///     try await Search.reindex(context.parameters.table, batch: context.parameters.batch)
+/// }
+/// ```
+public struct StepRegistry: Sendable {
+    private var definitions: [String: StepDefinition] = [:]
+
+    /// An empty registry.
+    public init() {}
+
+    /// A registry with Milepost's built-in steps (`exec`).
+    public static var standard: StepRegistry {
+        var registry = StepRegistry()
+        registry.install(BuiltinSteps.self)
+        return registry
+    }
+
+    // MARK: - Registering
+
+    /// Registers a step that takes no parameters.
+    /// - precondition: `name` is valid and not registered yet (a programmer error otherwise).
+    public mutating func register(
+        _ name: String, description: String? = nil, idempotent: Bool = false, revision: String? = nil,
+        _ body: @escaping @Sendable (StepContext<NoParameters>) async throws -> Void
+    ) {
+        register(name, parameters: NoParameters.self, description: description, idempotent: idempotent,
+                 revision: revision, body)
+    }
+
+    /// Registers a step whose `with:` decodes into `Parameters`; decoding errors point at the manifest.
+    /// - precondition: `name` is valid and not registered yet (a programmer error otherwise).
+    public mutating func register<Parameters: Decodable & Sendable>(
+        _ name: String, parameters: Parameters.Type, description: String? = nil, idempotent: Bool = false,
+        revision: String? = nil, _ body: @escaping @Sendable (StepContext<Parameters>) async throws -> Void
+    ) {
+        add(StepDefinition(
+            name: name, parameters: parameters, description: description, idempotent: idempotent,
+            revision: revision, body: body))
+    }
+
+    /// Registers every step of `plugin`, under its namespace if it has one.
+    public mutating func install(_ plugin: any StepPlugin.Type) {
+        var contributed = StepRegistry()
+        plugin.register(in: &contributed)
+        for definition in contributed.definitions.values.sorted(by: { $0.name < $1.name }) {
+            add(plugin.namespace.map { definition.renamed("\($0):\(definition.name)") } ?? definition)
+        }
+    }
+
+    private mutating func add(_ definition: StepDefinition) {
+        precondition(
+            StepName.isValid(definition.name),
+            "Milepost: '\(definition.name)' is not a valid step name (\(StepName.pattern))")
+        precondition(
+            definitions[definition.name] == nil,
+            "Milepost: the step '\(definition.name)' is registered twice")
+        definitions[definition.name] = definition
+    }
+
+    // MARK: - Querying
+
+    /// The definition registered under `name`.
+    public subscript(name: String) -> StepDefinition? { definitions[name] }
+
+    /// Every registered definition, sorted by name.
+    public var all: [StepDefinition] { definitions.values.sorted { $0.name < $1.name } }
+}

@@ -1,0 +1,21 @@
+/// Builds the journal records of one run (or one maintenance command), stamped with time, host and pid.
+struct RunJournal: Sendable {
+    let run: String
+    let app: String?
+
+    /// A fresh run id: 12 random hex digits.
+    static func newRunID() -> String {
+        let hex = String(UInt64.random(in: 0...0xFFFF_FFFF_FFFF), radix: 16)
+        return String(repeating: "0", count: 12 - hex.count) + hex
+    }
+
+    func record(
+        _ event: JournalRecord.Event, from: Version? = nil, to: Version? = nil, step: String? = nil,
+        attempt: Int? = nil, durationMs: Int? = nil, error: String? = nil, outcome: String? = nil
+    ) -> JournalRecord {
+        JournalRecord(
+            time: Timestamp.now(), run: run, event: event, app: app, from: from?.text, to: to?.text, step: step,
+            attempt: attempt, durationMs: durationMs, error: error, outcome: outcome,
+            host: ProcessIdentity.host, pid: ProcessIdentity.pid)
+    }
+}

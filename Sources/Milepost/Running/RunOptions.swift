@@ -1,0 +1,18 @@
+/// How a run behaves beyond its target version.
+public struct RunOptions: Sendable {
+    /// Plan and report, write nothing, take no lock.
+    public var dryRun = false
+    /// A target below the stored version exits successfully and keeps the stored version.
+    public var allowDowngrade = false
+    /// How long to wait for another runner's lock.
+    public var lockTimeout: Duration = .seconds(60)
+    /// How long a cancelled step (timeout, SIGINT/SIGTERM) may take to stop before it is abandoned;
+    /// `exec` children are SIGKILLed then. Inside Kubernetes' default 30 s grace period.
+    public var terminationGrace: Duration = .seconds(25)
+    /// Pause before a retry; doubled for each further retry.
+    public var retryDelay: Duration = .seconds(1)
+    /// Called as steps start and finish, for progress output.
+    public var onProgress: (@Sendable (RunProgress) -> Void)?
+
+    public init() {}
+}

@@ -1,0 +1,46 @@
+/// What a run did.
+public struct RunReport: Sendable {
+    public enum Outcome: String, Sendable, Codable {
+        /// Nothing to do: the stored version is the target (includes the fast path).
+        case upToDate = "up-to-date"
+        /// Every pending step succeeded and the stored version is now the target.
+        case succeeded
+        /// A step failed; the stored version was not advanced (exit 1).
+        case failed
+        /// An interrupted step needs `resolve` first (exit 2).
+        case blocked
+        /// The target is below the stored version (exit 3).
+        case downgradeRefused = "downgrade-refused"
+        /// The target is below the stored version and that was allowed: nothing changed.
+        case downgradeAllowed = "downgrade-allowed"
+        /// The run was cancelled (SIGINT/SIGTERM) during a step; the step is recorded as interrupted.
+        case interrupted
+        /// A dry run: nothing was written.
+        case dryRun = "dry-run"
+    }
+
+    /// One attempted step.
+    public struct StepResult: Sendable {
+        public enum Status: String, Sendable, Codable { case succeeded, failed, interrupted }
+        public let id: String
+        public let status: Status
+        public let attempts: Int
+        public let durationMs: Int
+        public let error: String?
+    }
+
+    public let outcome: Outcome
+    /// The run id the journal uses; nil when the run wrote nothing.
+    public let run: String?
+    public let app: String?
+    public let from: Version
+    public let to: Version
+    /// Steps attempted, in order.
+    public let steps: [StepResult]
+    /// The plan the run followed (for a dry run, what it would do).
+    public let plan: Plan?
+    /// For `blocked`: the interrupted step.
+    public let interrupted: InProgressStep?
+    /// True when another runner had already done the work while this one waited for the lock.
+    public let doneByAnotherRunner: Bool
+}

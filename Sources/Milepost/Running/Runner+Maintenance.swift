@@ -1,0 +1,67 @@
+/// Hand repairs of a store: `baseline` and `resolve`, each under the lock and journaled.
+extension Runner {
+    /// What `resolve` does to an interrupted or failed step.
+    public enum Resolution: String, Sendable {
+        /// Record the step as completed without running it (you finished or undid it by hand).
+        case done
+        /// Clear the mark so the next run runs the step again.
+        case retry
+    }
+
+    /// Why a maintenance command was refused.
+    public enum MaintenanceError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// `baseline` on a store that already has a state, without `force`.
+        case stateExists(version: String)
+        /// `resolve` of a step that is neither interrupted nor failed.
+        case nothingToResolve(id: String, interrupted: String?, failed: String?)
+
+        public var description: String {
+            switch self {
+            case .stateExists(let version):
+                "the store already records version \(version); pass --force to replace it"
+            case .nothingToResolve(let id, let interrupted, let failed):
+                "step \(id) is neither interrupted nor failed"
+                    + (interrupted.map { "; interrupted: \($0)" } ?? "") + (failed.map { "; failed: \($0)" } ?? "")
+            }
+        }
+    }
+
+    /// Sets the stored version to `version` (like Flyway's baseline): steps at or below it will
+    /// never run. Clears any interrupted or failed mark.
+    /// - throws: `MaintenanceError.stateExists` when a state exists and `force` is false.
+    public func baseline(_ version: Version, force: Bool = false) async throws -> StoredState {
+        try await withLock(app: nil) { locked, journal in
+            let previous = try await locked.readState()
+            if let previous, !force { throw MaintenanceError.stateExists(version: previous.version) }
+            var state = previous ?? StoredState(app: nil, version: version.text, updatedAt: Timestamp.now())
+            state.version = version.text
+            state.inProgress = nil
+            state.failed = nil
+            state.updatedAt = Timestamp.now()
+            try await locked.commit(state, journal: [
+                journal.record(.baseline, from: previous.flatMap { Version($0.version) }, to: version)
+            ])
+            return state
+        }
+    }
+
+    /// Clears an interrupted or failed step by hand; journaled as `resolved`.
+    /// - throws: `MaintenanceError.nothingToResolve` when `id` is neither interrupted nor failed.
+    public func resolve(_ id: String, _ resolution: Resolution) async throws -> StoredState {
+        try await withLock(app: nil) { locked, journal in
+            guard var state = try await locked.readState(), state.inProgress?.id == id || state.failed?.id == id else {
+                let state = try await locked.readState()
+                throw MaintenanceError.nothingToResolve(
+                    id: id, interrupted: state?.inProgress?.id, failed: state?.failed?.id)
+            }
+            state.inProgress = nil
+            state.failed = nil
+            if resolution == .done {
+                state.completed.append(CompletedStep(id: id, at: Timestamp.now(), run: journal.run, fingerprint: "", via: "resolved"))
+            }
+            state.updatedAt = Timestamp.now()
+            try await locked.commit(state, journal: [journal.record(.resolved, step: id, outcome: resolution.rawValue)])
+            return state
+        }
+    }
+}

@@ -1,0 +1,249 @@
+public import Logging
+import MilepostYAML
+
+/// Runs a manifest's pending steps against a store: the library call behind `milepost run`.
+///
+/// ```swift
+/// let runner = Runner(store: FileStore(directory: ".milepost"), logger: logger)
+/// let report = try await runner.run(to: Version("2.7")!) {
+///     try Manifest.load(path: "milepost.yaml", registry: registry)
+/// }
+/// ```
+public struct Runner: Sendable {
+    public let store: any MilepostStore
+    public let options: RunOptions
+    public let logger: Logger
+
+    public init(store: any MilepostStore, options: RunOptions = RunOptions(), logger: Logger = Logger(label: "milepost")) {
+        self.store = store
+        self.options = options
+        self.logger = logger
+    }
+
+    // MARK: - Running
+
+    /// Runs every pending step up to `target`, one checkpoint per step.
+    ///
+    /// When the stored version already is `target` and nothing is interrupted, this reads only the
+    /// state and returns `.upToDate` without calling `loadManifest` (the pre-start fast path).
+    /// - throws: the manifest's errors, `StoreError`, or `Version.ParseError` for a bad stored version.
+    public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
+        let seen = options.dryRun ? nil : try await store.readState()
+        if let seen, seen.inProgress == nil, try storedVersion(seen) == target {
+            return RunReport(
+                outcome: .upToDate, run: nil, app: seen.app, from: target, to: target, steps: [], plan: nil,
+                interrupted: nil, doneByAnotherRunner: false)
+        }
+        let manifest = try loadManifest()
+        if options.dryRun {
+            let state = try await store.readState()
+            return try dryRun(manifest, state: state, to: target)
+        }
+        return try await withLock(app: manifest.app) { locked, journal in
+            try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version)
+        }
+    }
+
+    /// Takes the store's lock for `body` and releases it however `body` ends.
+    func withLock<Result: Sendable>(
+        app: String?, _ body: (any LockedStore, RunJournal) async throws -> Result
+    ) async throws -> Result {
+        let journal = RunJournal(run: RunJournal.newRunID(), app: app)
+        let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
+        let locked = try await store.lock(timeout: options.lockTimeout, holder: holder)
+        do {
+            let result = try await body(locked, journal)
+            await locked.release()
+            return result
+        } catch {
+            await locked.release()
+            throw error
+        }
+    }
+
+    /// What a run would do, from the stored state; writes nothing and takes no lock.
+    public func plan(_ manifest: Manifest, to target: Version) async throws -> Plan {
+        try plan(manifest, state: try await store.readState(), to: target)
+    }
+
+    /// Plans from the stored version, or the manifest's baseline when nothing is stored.
+    func plan(_ manifest: Manifest, state: StoredState?, to target: Version) throws -> Plan {
+        let (from, origin): (Version, Plan.Origin) =
+            if let state { (try storedVersion(state), .stored) } else { (manifest.baseline, .baseline) }
+        return Planner.plan(manifest, state: state, from: from, origin: origin, to: target)
+    }
+
+    // MARK: - Deciding
+
+    private enum Decision {
+        case downgrade
+        case blocked(InProgressStep)
+        case upToDate
+        case run([ManifestStep])
+    }
+
+    private func decide(_ plan: Plan, state: StoredState?, manifest: Manifest) -> Decision {
+        if plan.isDowngrade { return .downgrade }
+        if let running = state?.inProgress, manifest.step(id: running.id)?.idempotent != true {
+            return .blocked(running)
+        }
+        if state != nil, plan.from == plan.to, plan.pending.isEmpty { return .upToDate }
+        return .run(plan.pending)
+    }
+
+    private func dryRun(_ manifest: Manifest, state: StoredState?, to target: Version) throws -> RunReport {
+        let plan = try plan(manifest, state: state, to: target)
+        let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decide(plan, state: state, manifest: manifest) {
+        case .downgrade: (options.allowDowngrade ? .downgradeAllowed : .downgradeRefused, nil)
+        case .blocked(let running): (.blocked, running)
+        case .upToDate: (.upToDate, nil)
+        case .run: (.dryRun, nil)
+        }
+        return RunReport(
+            outcome: outcome, run: nil, app: manifest.app, from: plan.from, to: target, steps: [], plan: plan,
+            interrupted: interrupted, doneByAnotherRunner: false)
+    }
+
+    // MARK: - Applying
+
+    private func runLocked(
+        _ manifest: Manifest, to target: Version, on locked: any LockedStore, journal: RunJournal, seenVersion: String?
+    ) async throws -> RunReport {
+        let state = try await locked.readState()
+        let plan = try plan(manifest, state: state, to: target)
+        func report(_ outcome: RunReport.Outcome, steps: [RunReport.StepResult] = [], interrupted: InProgressStep? = nil) -> RunReport {
+            RunReport(
+                outcome: outcome, run: outcome == .upToDate ? nil : journal.run, app: manifest.app, from: plan.from,
+                to: target, steps: steps, plan: plan, interrupted: interrupted,
+                doneByAnotherRunner: outcome == .upToDate && seenVersion != state?.version)
+        }
+        let started = journal.record(.runStarted, from: plan.from, to: target)
+        switch decide(plan, state: state, manifest: manifest) {
+        case .downgrade:
+            let outcome: RunReport.Outcome = options.allowDowngrade ? .downgradeAllowed : .downgradeRefused
+            try await locked.append([started, journal.record(.runFinished, from: plan.from, to: target, outcome: outcome.rawValue)])
+            return report(outcome)
+        case .blocked(let running):
+            let message = "step \(running.id) was interrupted (pid \(running.pid) on \(running.host) since \(running.since)); "
+                + "run `milepost resolve \(running.id) --done` or `--retry`"
+            try await locked.append([
+                started,
+                journal.record(.runFinished, from: plan.from, to: target, step: running.id, error: message, outcome: RunReport.Outcome.blocked.rawValue),
+            ])
+            return report(.blocked, interrupted: running)
+        case .upToDate:
+            return report(.upToDate)
+        case .run(let steps):
+            var current = state ?? StoredState(app: manifest.app, version: plan.from.text, updatedAt: Timestamp.now())
+            current.app = manifest.app ?? current.app
+            try await locked.append([started])
+            var results: [RunReport.StepResult] = []
+            for (offset, step) in steps.enumerated() {
+                guard !Task.isCancelled else {
+                    try await locked.append([journal.record(.runFinished, from: plan.from, to: target, outcome: RunReport.Outcome.interrupted.rawValue)])
+                    return report(.interrupted, steps: results)
+                }
+                let result = try await apply(
+                    step, plan: plan, directory: manifest.directory, position: (offset + 1, steps.count),
+                    state: &current, on: locked, journal: journal)
+                results.append(result)
+                options.onProgress?(.stepFinished(result, index: offset + 1, total: steps.count))
+                guard result.status == .succeeded else {
+                    let outcome: RunReport.Outcome = result.status == .failed ? .failed : .interrupted
+                    try await locked.append([journal.record(
+                        .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: outcome.rawValue)])
+                    return report(outcome, steps: results)
+                }
+            }
+            current.version = target.text
+            current.updatedAt = Timestamp.now()
+            try await locked.commit(current, journal: [
+                journal.record(.runFinished, from: plan.from, to: target, outcome: RunReport.Outcome.succeeded.rawValue)
+            ])
+            return report(.succeeded, steps: results)
+        }
+    }
+
+    /// Runs one step with its retries; every attempt is checkpointed before and after.
+    private func apply(
+        _ step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int), state: inout StoredState, on locked: any LockedStore, journal: RunJournal
+    ) async throws -> RunReport.StepResult {
+        if state.inProgress?.id == step.id {
+            logger.warning("re-running interrupted idempotent step", metadata: ["step": "\(step.id)"])
+        }
+        var stepLogger = logger
+        stepLogger[metadataKey: "step"] = "\(step.id)"
+        stepLogger[metadataKey: "run"] = "\(journal.run)"
+        let clock = ContinuousClock()
+        var attempt = 0
+        while true {
+            attempt += 1
+            state.inProgress = InProgressStep(
+                id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt,
+                host: ProcessIdentity.host, pid: ProcessIdentity.pid)
+            state.updatedAt = Timestamp.now()
+            try await locked.commit(state, journal: [journal.record(.stepStarted, step: step.id, attempt: attempt)])
+            stepLogger.info("step started", metadata: ["attempt": "\(attempt)"])
+            options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
+            let invocation = StepInvocation(
+                id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
+                logger: stepLogger, manifestDirectory: directory, terminationGrace: options.terminationGrace)
+            let startedAt = clock.now
+            let outcome = await StepExecution.run(timeout: step.timeout, grace: options.terminationGrace) {
+                try await step.definition.body(invocation, step.parameters)
+            }
+            let durationMs = Self.milliseconds(clock.now - startedAt)
+            let error: String
+            switch outcome {
+            case .succeeded:
+                state.inProgress = nil
+                if state.failed?.id == step.id { state.failed = nil }
+                state.completed.append(CompletedStep(
+                    id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
+                state.updatedAt = Timestamp.now()
+                try await locked.commit(state, journal: [
+                    journal.record(.stepSucceeded, step: step.id, attempt: attempt, durationMs: durationMs)
+                ])
+                stepLogger.info("step succeeded", metadata: ["duration_ms": "\(durationMs)"])
+                return RunReport.StepResult(id: step.id, status: .succeeded, attempts: attempt, durationMs: durationMs, error: nil)
+            case .cancelled:
+                // The step may have done part of its work: it stays in progress, so the next run stops
+                // at it unless it is idempotent.
+                let message = "cancelled by a signal after \(durationMs) ms"
+                state.updatedAt = Timestamp.now()
+                try await locked.commit(state, journal: [
+                    journal.record(.stepInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: message)
+                ])
+                stepLogger.warning("step interrupted")
+                return RunReport.StepResult(id: step.id, status: .interrupted, attempts: attempt, durationMs: durationMs, error: message)
+            case .timedOut(let limit):
+                error = "timed out after \(DurationText.format(limit))"
+            case .failed(let thrown):
+                error = String(describing: thrown)
+            }
+            state.inProgress = nil
+            state.updatedAt = Timestamp.now()
+            let failed = journal.record(.stepFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error)
+            stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
+            guard attempt <= step.retries, !Task.isCancelled else {
+                state.failed = FailedStep(id: step.id, run: journal.run, at: Timestamp.now(), error: error)
+                try await locked.commit(state, journal: [failed])
+                return RunReport.StepResult(id: step.id, status: .failed, attempts: attempt, durationMs: durationMs, error: error)
+            }
+            try await locked.commit(state, journal: [failed])
+            try? await Task.sleep(for: options.retryDelay * (1 << min(attempt - 1, 10)))
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    func storedVersion(_ state: StoredState) throws -> Version {
+        do {
+            return try Version(parsing: state.version)
+        } catch {
+            throw StoreError.unreadableState(location: store.location, reason: "the stored version is invalid: \(error)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Everything `milepost status` shows: the stored state, the last run, the lock, and — with a
+/// manifest — what is pending, what drifted and what will never run.
+public struct StatusReport: Sendable {
+    /// A completed step whose manifest entry or declared revision changed after it ran.
+    public struct Drift: Sendable {
+        public let id: String
+        public let ranAt: String
+        public let recorded: String
+        public let current: String
+    }
+
+    /// The last run the journal knows.
+    public struct LastRun: Sendable {
+        public let run: String
+        public let started: String
+        public let finished: String?
+        /// The `run-finished` outcome, or nil when the run never finished (killed).
+        public let outcome: String?
+        public let host: String?
+        public let pid: Int32?
+    }
+
+    public let store: String
+    public let state: StoredState?
+    public let lastRun: LastRun?
+    public let lockHolder: LockHolder?
+    /// With a manifest: the plan to the target (or to the stored version when no target is given).
+    public let plan: Plan?
+    public let drift: [Drift]
+
+    /// Steps added at or below the stored version that never ran: they never will.
+    public var neverRun: [Plan.Entry] { plan?.entries.filter { $0.status == .skipped } ?? [] }
+    /// Steps that a run to the target would run.
+    public var pending: [ManifestStep] { plan?.pending ?? [] }
+}
+
+extension Runner {
+    /// Reads the state, the journal and the lock, and compares them with `manifest` if given. Writes nothing.
+    public func status(manifest: Manifest?, to target: Version?) async throws -> StatusReport {
+        let state = try await store.readState()
+        let journal = try await store.readJournal()
+        let holder = try await store.lockHolder()
+        var plan: Plan?
+        var drift: [StatusReport.Drift] = []
+        if let manifest {
+            let stored = try state.map(storedVersion)
+            plan = try self.plan(manifest, state: state, to: target ?? stored ?? manifest.baseline)
+            let fingerprints = Dictionary(manifest.steps.map { ($0.id, $0.fingerprint) }, uniquingKeysWith: { first, _ in first })
+            for completed in state?.completed ?? [] where !completed.fingerprint.isEmpty {
+                if let current = fingerprints[completed.id], current != completed.fingerprint {
+                    drift.append(.init(id: completed.id, ranAt: completed.at, recorded: completed.fingerprint, current: current))
+                }
+            }
+        }
+        return StatusReport(
+            store: store.location, state: state, lastRun: Self.lastRun(in: journal), lockHolder: holder, plan: plan,
+            drift: drift)
+    }
+
+    static func lastRun(in journal: [JournalRecord]) -> StatusReport.LastRun? {
+        guard let last = journal.last(where: { $0.event == .runStarted }) else { return nil }
+        let finished = journal.last { $0.run == last.run && $0.event == .runFinished }
+        return .init(
+            run: last.run, started: last.time, finished: finished?.time, outcome: finished?.outcome, host: last.host,
+            pid: last.pid)
+    }
+}

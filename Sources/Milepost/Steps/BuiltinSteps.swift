@@ -1,0 +1,9 @@
+/// The steps every stock `milepost` binary has.
+public enum BuiltinSteps: StepPlugin {
+    public static func register(in registry: inout StepRegistry) {
+        registry.register(
+            "exec", parameters: ExecStep.Parameters.self,
+            description: "Run a program: with: {command: [prog, arg...], env: {K: V}, cwd: dir}",
+            ExecStep.run)
+    }
+}

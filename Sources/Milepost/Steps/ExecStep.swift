@@ -1,0 +1,63 @@
+import Foundation
+
+/// The built-in `exec` step: runs an argument list (no shell unless you name one).
+enum ExecStep {
+    struct Parameters: Decodable, Sendable {
+        /// The program and its arguments.
+        var command: [String]
+        /// Variables added to the runner's environment.
+        var env: [String: String]?
+        /// The working directory; relative to the manifest's directory, which is also the default.
+        var cwd: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            command = try container.decode([String].self, forKey: .command)
+            env = try container.decodeIfPresent([String: String].self, forKey: .env)
+            cwd = try container.decodeIfPresent(String.self, forKey: .cwd)
+            guard !command.isEmpty else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .command, in: container, debugDescription: "'command' needs at least the program to run")
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case command, env, cwd }
+    }
+
+    /// A program that ended other than with status 0.
+    struct Failure: Error, CustomStringConvertible {
+        var command: String
+        var termination: ChildProcess.Termination
+        var stderrTail: String
+
+        var description: String {
+            let how = switch termination {
+            case .exited(let status): "exited with status \(status)"
+            case .signalled(let signal): "was killed by signal \(signal)"
+            }
+            return stderrTail.isEmpty ? "'\(command)' \(how)" : "'\(command)' \(how): \(stderrTail)"
+        }
+    }
+
+    @Sendable static func run(_ context: StepContext<Parameters>) async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(context.parameters.env ?? [:]) { _, new in new }
+        environment["MILEPOST_STEP"] = context.id
+        environment["MILEPOST_FROM"] = context.from.text
+        environment["MILEPOST_TO"] = context.to.text
+        let directory = resolve(context.parameters.cwd, against: context.manifestDirectory)
+        context.logger.debug("exec \(context.parameters.command) in \(directory)")
+        let result = try await ChildProcess.run(
+            context.parameters.command, environment: environment, directory: directory,
+            killGrace: context.terminationGrace)
+        guard result.termination == .exited(0) else {
+            throw Failure(command: context.parameters.command[0], termination: result.termination,
+                          stderrTail: result.stderrTail)
+        }
+    }
+
+    static func resolve(_ path: String?, against directory: String) -> String {
+        guard let path else { return directory }
+        return path.hasPrefix("/") ? path : directory + "/" + path
+    }
+}

@@ -1,0 +1,17 @@
+/// A version is stored and decoded as its text.
+extension Version: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            try self.init(parsing: text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}

@@ -1,0 +1,134 @@
+/// A version as Milepost orders it: numeric per dot-separated component, missing components
+/// are zero, leading zeros do not count, a pre-release sorts before its release (SemVer 2.0
+/// precedence), build metadata never matters.
+///
+/// ```swift
+/// let v: Version = try Version(parsing: "v2.10.3")
+/// Version("2.10")! > Version("2.9")!   // true
+/// Version("2.1")! == Version("2.1.0")!  // true
+/// ```
+public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible {
+    /// The text as written (`v2.10.3`), kept for display and storage.
+    public let text: String
+    /// Numeric components without leading zeros and without trailing zero components.
+    let components: [Substring]
+    /// Pre-release identifiers; empty for a release.
+    let preRelease: [Substring]
+
+    /// Parses `text`, throwing a `Version.ParseError` that names the offending text.
+    public init(parsing text: String) throws(ParseError) {
+        var rest = Substring(text)
+        if let first = rest.first, first == "v" || first == "V" { rest = rest.dropFirst() }
+        if let plus = rest.firstIndex(of: "+") {
+            let build = rest[rest.index(after: plus)...]
+            guard Self.isIdentifierList(build) else { throw ParseError(text: text, reason: "invalid build metadata") }
+            rest = rest[..<plus]
+        }
+        var preRelease: [Substring] = []
+        if let dash = rest.firstIndex(of: "-") {
+            let pre = rest[rest.index(after: dash)...]
+            guard Self.isIdentifierList(pre) else { throw ParseError(text: text, reason: "invalid pre-release") }
+            preRelease = pre.split(separator: ".", omittingEmptySubsequences: false).map { identifier in
+                identifier.allSatisfy(\.isASCIIDigit) ? Self.strippingLeadingZeros(identifier) : identifier
+            }
+            rest = rest[..<dash]
+        }
+        let numbers = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else {
+            throw ParseError(text: text, reason: "expected dot-separated numbers such as 2.10.1")
+        }
+        var normalized = numbers.map(Self.strippingLeadingZeros)
+        while normalized.last == "0" { normalized.removeLast() }
+        self.text = text
+        self.components = normalized
+        self.preRelease = preRelease
+    }
+
+    /// Parses `description`; nil when it is not a version.
+    public init?(_ description: String) {
+        try? self.init(parsing: description)
+    }
+
+    public var description: String { text }
+
+    /// The version every store starts from when the manifest names no baseline.
+    public static let zero = Version(uncheckedZero: ())
+
+    private init(uncheckedZero: Void) {
+        text = "0"
+        components = []
+        preRelease = []
+    }
+
+    /// Why a text is not a version.
+    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var text: String
+        public var reason: String
+        public var description: String { "invalid version '\(text)': \(reason)" }
+    }
+
+    // MARK: - Equality and order
+
+    public static func == (lhs: Version, rhs: Version) -> Bool {
+        lhs.components == rhs.components && lhs.preRelease == rhs.preRelease
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(components)
+        hasher.combine(preRelease)
+    }
+
+    public static func < (lhs: Version, rhs: Version) -> Bool {
+        for index in 0..<max(lhs.components.count, rhs.components.count) {
+            let left = index < lhs.components.count ? lhs.components[index] : "0"
+            let right = index < rhs.components.count ? rhs.components[index] : "0"
+            if left != right { return numericLess(left, right) }
+        }
+        // Equal release parts: a pre-release sorts before the release.
+        switch (lhs.preRelease.isEmpty, rhs.preRelease.isEmpty) {
+        case (true, _): return false
+        case (false, true): return true
+        case (false, false): return preReleaseLess(lhs.preRelease, rhs.preRelease)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func isIdentifierList(_ text: Substring) -> Bool {
+        let identifiers = text.split(separator: ".", omittingEmptySubsequences: false)
+        return identifiers.allSatisfy { identifier in
+            !identifier.isEmpty && identifier.allSatisfy { $0.isASCIIDigit || $0.isASCIILetter || $0 == "-" }
+        }
+    }
+
+    private static func strippingLeadingZeros(_ digits: Substring) -> Substring {
+        let trimmed = digits.drop { $0 == "0" }
+        return trimmed.isEmpty ? "0" : trimmed
+    }
+
+    /// Compares two digit strings without leading zeros, of any length.
+    private static func numericLess(_ lhs: Substring, _ rhs: Substring) -> Bool {
+        lhs.count != rhs.count ? lhs.count < rhs.count : lhs < rhs
+    }
+
+    /// SemVer 2.0 §11.4: numeric identifiers compare numerically and sort before alphanumeric ones;
+    /// a shorter list sorts first when all shared identifiers are equal.
+    private static func preReleaseLess(_ lhs: [Substring], _ rhs: [Substring]) -> Bool {
+        for (left, right) in zip(lhs, rhs) where left != right {
+            let leftNumeric = left.allSatisfy(\.isASCIIDigit)
+            let rightNumeric = right.allSatisfy(\.isASCIIDigit)
+            switch (leftNumeric, rightNumeric) {
+            case (true, true): return numericLess(left, right)
+            case (true, false): return true
+            case (false, true): return false
+            case (false, false): return left < right
+            }
+        }
+        return lhs.count < rhs.count
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Milepost
+
+extension MilepostCommand {
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the journal: every run and step, newest last.",
+            discussion: "Example: milepost history --limit 20")
+
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Show at most the last N records.") var limit: Int?
+        @Option(help: ArgumentHelp("Show only the records of this run.", valueName: "run-id")) var run: String?
+        @Option(help: "text or json.") var format: OutputFormat = .text
+        @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            if let limit, limit < 1 { throw ValidationError("--limit takes a positive number") }
+            if format == .github { throw ValidationError("history prints text or json") }
+        }
+
+        func run() async throws {
+            try await reportingFailures {
+                var records = try await store.open().readJournal()
+                if let run { records = records.filter { $0.run == run } }
+                if let limit { records = Array(records.suffix(limit)) }
+                if format == .json {
+                    try JSONOutput.print(HistoryDocument(records: records))
+                } else {
+                    Terminal.out(HistoryText.render(records))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Milepost
+
+extension MilepostCommand {
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run every pending step up to --to, once, with a checkpoint per step.",
+            discussion: """
+                When the store is already at --to this reads only the state and exits 0: safe and fast as a \
+                pre-start hook. Runners on one store take turns (--lock-timeout); SIGINT/SIGTERM stop the \
+                current step, journal it as interrupted and exit 130/143.
+                Example (systemd): ExecStartPre=/usr/local/bin/milepost run --manifest /etc/app/milepost.yaml --to 2.7
+                """)
+
+        @OptionGroup var manifest: ManifestOptions
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var target: TargetOption
+        @Flag(help: "Show what would run; write nothing, take no lock.") var dryRun = false
+        @Option(help: "How long to wait for another runner's lock.") var lockTimeout = DurationArgument(.seconds(60))
+        @Option(help: "How long a cancelled step may take to stop before it is killed.")
+        var terminationGrace = DurationArgument(.seconds(25))
+        @Flag(help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
+        var allowDowngrade = false
+        @Option(help: "text or json.") var format: OutputFormat = .text
+        @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            if format == .github { throw ValidationError("run prints text or json") }
+        }
+
+        func run() async throws {
+            try await reportingFailures {
+                let target = try target.required()
+                var options = RunOptions()
+                options.dryRun = dryRun
+                options.allowDowngrade = allowDowngrade
+                options.lockTimeout = lockTimeout.duration
+                options.terminationGrace = terminationGrace.duration
+                let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY)
+                if format == .text { options.onProgress = progress.handle }
+                let runner = Runner(store: try store.open(), options: options, logger: logging.makeLogger())
+                let manifest = manifest
+                let (report, signal) = try await SignalCancellation.run {
+                    try await runner.run(to: target) { try manifest.load() }
+                }
+                let exitCode = Self.exitCode(for: report.outcome, signal: signal)
+                if format == .json {
+                    try JSONOutput.print(RunDocument(report, exitCode: exitCode, signal: signal))
+                } else {
+                    progress.summarize(report)
+                }
+                if exitCode != 0 { throw ExitCode(exitCode) }
+            }
+        }
+
+        static func exitCode(for outcome: RunReport.Outcome, signal: Int32?) -> Int32 {
+            switch outcome {
+            case .upToDate, .succeeded, .downgradeAllowed, .dryRun: 0
+            case .failed: 1
+            case .blocked: 2
+            case .downgradeRefused: 3
+            case .interrupted: 128 + (signal ?? 15)
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Milepost
+
+extension MilepostCommand {
+    struct Steps: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the steps this binary knows, with their parameters.",
+            discussion: "Example: milepost steps --format json")
+
+        @Option(help: "text or json.") var format: OutputFormat = .text
+
+        func validate() throws {
+            if format == .github { throw ValidationError("steps prints text or json") }
+        }
+
+        func run() async throws {
+            let definitions = CommandContext.registry.all
+            if format == .json {
+                try JSONOutput.print(StepsDocument(steps: definitions.map {
+                    .init(name: $0.name, description: $0.description, idempotent: $0.idempotent, revision: $0.revision,
+                          parameters: $0.parametersTypeName)
+                }))
+            } else {
+                for definition in definitions {
+                    let flags = [definition.idempotent ? "idempotent" : nil, definition.revision.map { "revision \($0)" }]
+                        .compactMap { $0 }
+                    Terminal.out("\(definition.name)\(flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))")"
+                        + (definition.description.map { "\n    \($0)" } ?? ""))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Milepost
+import MilepostYAML
+
+/// `--to` (env `MILEPOST_TO`): the version the application is moving to.
+struct TargetOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The version being moved to (env MILEPOST_TO).", valueName: "version"))
+    var to: Version?
+
+    /// The target, from the flag or the environment; nil when neither gives one.
+    func resolved() throws -> Version? {
+        if let to { return to }
+        guard let text = ProcessInfo.processInfo.environment["MILEPOST_TO"] else { return nil }
+        do {
+            return try Version(parsing: text)
+        } catch {
+            throw ValidationError("MILEPOST_TO: \(error)")
+        }
+    }
+
+    func required() throws -> Version {
+        guard let target = try resolved() else { throw ValidationError("give the target version with --to VERSION or MILEPOST_TO") }
+        return target
+    }
+}
+
+/// A duration flag value: `250ms`, `30s`, `5m`, `1h`.
+struct DurationArgument: ExpressibleByArgument {
+    var duration: Duration
+
+    init?(argument: String) {
+        guard let duration = DurationText.parse(argument) else { return nil }
+        self.duration = duration
+    }
+
+    var defaultValueDescription: String { DurationText.format(duration) }
+
+    init(_ duration: Duration) { self.duration = duration }
+}

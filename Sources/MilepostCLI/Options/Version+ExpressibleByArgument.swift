@@ -1,0 +1,4 @@
+public import ArgumentParser
+import Milepost
+
+extension Version: ExpressibleByArgument {}

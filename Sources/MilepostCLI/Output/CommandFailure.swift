@@ -1,0 +1,51 @@
+import ArgumentParser
+import Milepost
+
+/// Maps library errors to the documented exit codes and prints them for humans.
+enum CommandFailure {
+    static func exitCode(for error: any Error) -> Int32 {
+        switch error {
+        case let error as ManifestError:
+            switch error {
+            case .unreadable: 66
+            case .invalid: 65
+            }
+        case let error as StoreError:
+            switch error {
+            case .unreadableState, .io: 74
+            case .lockTimeout: 75
+            case .unreachable: 69
+            }
+        case is Runner.MaintenanceError: 64
+        default: 1
+        }
+    }
+
+    /// Prints `error` on stderr (diagnostics compiler-style) and returns the exit code to use.
+    static func report(_ error: any Error) -> ExitCode {
+        switch error {
+        case ManifestError.invalid(let diagnostics, let source):
+            let renderer = DiagnosticRenderer(source: source, colored: Terminal.stderrIsTTY)
+            for diagnostic in diagnostics { Terminal.err(renderer.render(diagnostic)) }
+            Terminal.err("milepost: \(source.path) is invalid (\(counted(diagnostics.filter { $0.severity == .error }.count, "error")))")
+        case ManifestError.unreadable(let path, let reason):
+            Terminal.err("milepost: error: cannot read the manifest \(path): \(reason)")
+        default:
+            Terminal.err("milepost: error: \(error)")
+        }
+        return ExitCode(exitCode(for: error))
+    }
+}
+
+/// Runs a command body, turning library errors into their exit codes.
+func reportingFailures(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        throw CommandFailure.report(error)
+    }
+}

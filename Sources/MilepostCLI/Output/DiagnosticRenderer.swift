@@ -1,0 +1,57 @@
+import Milepost
+import MilepostYAML
+
+/// Prints diagnostics like a compiler: `file:line:col: error: message`, the source line, a caret, notes.
+struct DiagnosticRenderer {
+    var source: ManifestSource?
+    var colored: Bool
+
+    func render(_ diagnostic: Diagnostic) -> String {
+        let severity = diagnostic.severity == .error
+            ? Terminal.paint("error:", .red, colored: colored) : Terminal.paint("warning:", .yellow, colored: colored)
+        var lines = ["\(place(diagnostic.file, diagnostic.location)) \(severity) \(Terminal.paint(diagnostic.message, .bold, colored: colored))"]
+        if let location = diagnostic.location { lines += excerpt(at: location) }
+        for note in diagnostic.notes {
+            let label = Terminal.paint("note:", .cyan, colored: colored)
+            if let location = note.location {
+                lines.append("\(place(diagnostic.file, location)) \(label) \(note.message)")
+                lines += excerpt(at: location)
+            } else {
+                lines.append("\(label) \(note.message)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func place(_ file: String, _ location: SourceLocation?) -> String {
+        location.map { "\(file):\($0.line):\($0.column):" } ?? "\(file):"
+    }
+
+    private func excerpt(at location: SourceLocation) -> [String] {
+        guard let text = source?.line(location.line) else { return [] }
+        let number = String(location.line)
+        let gutter = String(repeating: " ", count: number.count)
+        let visible = text.unicodeScalars.prefix(location.column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
+        return [
+            "\(number) | \(text)",
+            "\(gutter) | \(visible)\(Terminal.paint("^", .green, colored: colored))",
+        ]
+    }
+
+    /// GitHub Actions workflow commands: `::error file=F,line=L,col=C::message`.
+    static func github(_ diagnostic: Diagnostic) -> String {
+        var properties = "file=\(escapeProperty(diagnostic.file))"
+        if let location = diagnostic.location { properties += ",line=\(location.line),col=\(location.column)" }
+        let notes = diagnostic.notes.map { " (\($0.message))" }.joined()
+        return "::\(diagnostic.severity.rawValue) \(properties)::\(escapeData(diagnostic.message + notes))"
+    }
+
+    private static func escapeData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    private static func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}

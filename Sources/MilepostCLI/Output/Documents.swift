@@ -1,0 +1,192 @@
+import Milepost
+import MilepostYAML
+
+// The JSON documents of `--format json`, one per command. Keys are snake_case; docs/json.md
+// documents each shape. Bump `JSONOutput.format` on any incompatible change.
+
+struct ValidateDocument: Encodable {
+    var format = JSONOutput.format
+    var command = "validate"
+    var manifest: String
+    var valid: Bool
+    var steps: Int
+    var diagnostics: [DiagnosticDocument]
+}
+
+struct DiagnosticDocument: Encodable {
+    struct Note: Encodable {
+        var message: String
+        var line: Int?
+        var column: Int?
+    }
+
+    var severity: String
+    var message: String
+    var file: String
+    var line: Int?
+    var column: Int?
+    var notes: [Note]
+
+    init(_ diagnostic: Diagnostic) {
+        severity = diagnostic.severity.rawValue
+        message = diagnostic.message
+        file = diagnostic.file
+        line = diagnostic.location?.line
+        column = diagnostic.location?.column
+        notes = diagnostic.notes.map { Note(message: $0.message, line: $0.location?.line, column: $0.location?.column) }
+    }
+}
+
+struct PlanStepDocument: Encodable {
+    var id: String
+    var name: String
+    var threshold: String
+    var status: String
+    var reason: String
+    var idempotent: Bool
+
+    init(_ entry: Plan.Entry) {
+        id = entry.step.id
+        name = entry.step.name
+        threshold = entry.step.threshold.text
+        status = entry.status.rawValue
+        reason = entry.reason
+        idempotent = entry.step.idempotent
+    }
+}
+
+struct PlanDocument: Encodable {
+    var format = JSONOutput.format
+    var command = "plan"
+    var manifest: String
+    var app: String?
+    var from: String
+    var fromOrigin: String
+    var to: String
+    var downgrade: Bool
+    var pending: [String]
+    var steps: [PlanStepDocument]
+
+    init(_ plan: Plan, manifest: Manifest) {
+        self.manifest = manifest.source.path
+        app = manifest.app
+        from = plan.from.text
+        fromOrigin = plan.origin.rawValue
+        to = plan.to.text
+        downgrade = plan.isDowngrade
+        pending = plan.pending.map(\.id)
+        steps = plan.entries.map(PlanStepDocument.init)
+    }
+}
+
+struct RunDocument: Encodable {
+    struct Step: Encodable {
+        var id: String
+        var status: String
+        var attempts: Int
+        var durationMs: Int
+        var error: String?
+    }
+
+    var format = JSONOutput.format
+    var command = "run"
+    var outcome: String
+    var exitCode: Int32
+    var run: String?
+    var app: String?
+    var from: String
+    var to: String
+    var doneByAnotherRunner: Bool
+    var steps: [Step]
+    var pending: [String]?
+    var interrupted: InProgressStep?
+    var signal: Int32?
+
+    init(_ report: RunReport, exitCode: Int32, signal: Int32?) {
+        outcome = report.outcome.rawValue
+        self.exitCode = exitCode
+        run = report.run
+        app = report.app
+        from = report.from.text
+        to = report.to.text
+        doneByAnotherRunner = report.doneByAnotherRunner
+        steps = report.steps.map {
+            Step(id: $0.id, status: $0.status.rawValue, attempts: $0.attempts, durationMs: $0.durationMs, error: $0.error)
+        }
+        pending = report.outcome == .dryRun ? report.plan?.pending.map(\.id) : nil
+        interrupted = report.interrupted
+        self.signal = signal
+    }
+}
+
+struct StatusDocument: Encodable {
+    struct LastRun: Encodable {
+        var run: String
+        var started: String
+        var finished: String?
+        var outcome: String?
+        var host: String?
+        var pid: Int32?
+    }
+
+    struct Drift: Encodable {
+        var id: String
+        var ranAt: String
+        var recordedFingerprint: String
+        var currentFingerprint: String
+    }
+
+    var format = JSONOutput.format
+    var command = "status"
+    var store: String
+    var app: String?
+    var version: String?
+    var updatedAt: String?
+    var completed: Int
+    var inProgress: InProgressStep?
+    var failed: FailedStep?
+    var lastRun: LastRun?
+    var lockHolder: LockHolder?
+    var to: String?
+    var pending: [String]
+    var drift: [Drift]
+    var neverRun: [String]
+
+    init(_ report: StatusReport) {
+        store = report.store
+        app = report.state?.app
+        version = report.state?.version
+        updatedAt = report.state?.updatedAt
+        completed = report.state?.completed.count ?? 0
+        inProgress = report.state?.inProgress
+        failed = report.state?.failed
+        lastRun = report.lastRun.map {
+            LastRun(run: $0.run, started: $0.started, finished: $0.finished, outcome: $0.outcome, host: $0.host, pid: $0.pid)
+        }
+        lockHolder = report.lockHolder
+        to = report.plan?.to.text
+        pending = report.pending.map(\.id)
+        drift = report.drift.map { Drift(id: $0.id, ranAt: $0.ranAt, recordedFingerprint: $0.recorded, currentFingerprint: $0.current) }
+        neverRun = report.neverRun.map(\.step.id)
+    }
+}
+
+struct HistoryDocument: Encodable {
+    var format = JSONOutput.format
+    var command = "history"
+    var records: [JournalRecord]
+}
+
+struct StepsDocument: Encodable {
+    struct Step: Encodable {
+        var name: String
+        var description: String?
+        var idempotent: Bool
+        var revision: String?
+        var parameters: String
+    }
+
+    var format = JSONOutput.format
+    var command = "steps"
+    var steps: [Step]
+}

@@ -1,0 +1,29 @@
+import Milepost
+
+/// `milepost history` for humans: a table of journal records.
+enum HistoryText {
+    static func render(_ records: [JournalRecord]) -> String {
+        guard !records.isEmpty else { return "no runs recorded" }
+        let rows = records.map { record -> [String] in
+            let detail = [record.outcome, record.error, record.from.map { "from \($0)" }, record.to.map { "to \($0)" }]
+                .compactMap { $0 }.joined(separator: " ")
+            return [
+                record.time, record.run, record.event.rawValue, record.step ?? "",
+                record.attempt.map { "#\($0)" } ?? "", record.durationMs.map { "\($0) ms" } ?? "", detail,
+            ]
+        }
+        let header = ["TIME", "RUN", "EVENT", "STEP", "TRY", "DURATION", "RESULT"]
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.indices.map { row[$0].padding(widths[$0]) }.joined(separator: "  ").trimmingTrailingSpaces()
+        }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// Every `--format json` document: one object on stdout with `format` (the schema version, see
+/// docs/json.md) and `command`.
+enum JSONOutput {
+    static let format = 1
+
+    static func print(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        Terminal.out(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}

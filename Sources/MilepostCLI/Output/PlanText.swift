@@ -1,0 +1,33 @@
+import Milepost
+
+/// `milepost plan` for humans: one line per step with its status and reason.
+enum PlanText {
+    static func render(_ plan: Plan, app: String?, colored: Bool) -> String {
+        let origin = switch plan.origin {
+        case .stored: "stored"
+        case .baseline: "baseline, nothing stored yet"
+        case .given: "--from"
+        }
+        var lines = ["\(app.map { "\($0): " } ?? "")\(plan.from) (\(origin)) → \(plan.to): "
+            + (plan.isDowngrade ? "a downgrade; nothing would run" : "\(counted(plan.pending.count, "step")) to run")]
+        let width = plan.entries.map(\.step.id.count).max() ?? 0
+        for entry in plan.entries {
+            let label = entry.status.rawValue.padding(12)
+            let style: Terminal.Style = switch entry.status {
+            case .pending: .green
+            case .interrupted: .red
+            case .skipped: .yellow
+            case .completed, .aboveTarget: .dim
+            }
+            lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(entry.reason)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// Left-aligned in `width` columns.
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Where human output goes, and whether it may be colored (a TTY, and no `NO_COLOR`).
+enum Terminal {
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func err(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static let stderrIsTTY = isatty(2) == 1
+    static let stdoutIsTTY = isatty(1) == 1
+
+    enum Style: String {
+        case bold = "1", red = "1;31", yellow = "1;33", green = "32", dim = "2", cyan = "36"
+    }
+
+    /// `text` in `style` when `colored`, else plain.
+    static func paint(_ text: String, _ style: Style, colored: Bool) -> String {
+        colored && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+            ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}
