@@ -1,0 +1,189 @@
+import Glibc
+
+/// A failed system call: which call, the file it was about, and `errno`.
+struct FileCallError: Error, Equatable {
+    var call: String
+    var path: String
+    var code: Int32
+
+    /// The call and the `strerror` text, e.g. `open: Permission denied`.
+    var reason: String { "\(call): \(String(cString: strerror(code)))" }
+}
+
+/// Thin throwing wrappers over the POSIX file calls of the file store. Each names the call it
+/// wraps, retries on `EINTR` where that is safe, and throws `FileCallError` with the path.
+enum FileCalls {
+    // MARK: - Descriptors
+
+    /// Wraps `open(2)`.
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(FileCallError) -> Int32 {
+        try retrying("open", path) { Glibc.open(path, flags, mode) }
+    }
+
+    /// Wraps `open(2)`; nil when the file does not exist (`ENOENT`).
+    static func openIfExists(_ path: String, _ flags: Int32) throws(FileCallError) -> Int32? {
+        do throws(FileCallError) {
+            return try open(path, flags)
+        } catch where error.code == ENOENT {
+            return nil
+        }
+    }
+
+    /// Wraps `close(2)`. Not retried on `EINTR`: on Linux the descriptor is gone either way.
+    static func close(_ descriptor: Int32) {
+        _ = Glibc.close(descriptor)
+    }
+
+    /// The size of an open file, from `fstat(2)`.
+    static func size(_ descriptor: Int32, _ path: String) throws(FileCallError) -> Int {
+        var info = stat()
+        _ = try retrying("fstat", path) { fstat(descriptor, &info) }
+        return Int(info.st_size)
+    }
+
+    // MARK: - Reading and writing
+
+    /// Reads from the current offset to the end of the file, with `read(2)`.
+    static func readToEnd(_ descriptor: Int32, _ path: String) throws(FileCallError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = try retrying("read", path) {
+                chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Reads up to `count` bytes at `offset` with `pread(2)`; fewer only at the end of the file.
+    static func read(
+        _ descriptor: Int32, count: Int, at offset: Int, _ path: String
+    ) throws(FileCallError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = try retrying("pread", path) {
+                bytes.withUnsafeMutableBytes {
+                    pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled))
+                }
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return Array(bytes[..<filled])
+    }
+
+    /// Writes all of `bytes` with `write(2)`, looping on partial writes.
+    static func write(_ descriptor: Int32, _ bytes: [UInt8], _ path: String) throws(FileCallError) {
+        var written = 0
+        while written < bytes.count {
+            written += try retrying("write", path) {
+                bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            }
+        }
+    }
+
+    /// Writes all of `bytes` at `offset` with `pwrite(2)`, looping on partial writes.
+    static func write(
+        _ descriptor: Int32, _ bytes: [UInt8], at offset: Int, _ path: String
+    ) throws(FileCallError) {
+        var written = 0
+        while written < bytes.count {
+            written += try retrying("pwrite", path) {
+                bytes.withUnsafeBytes {
+                    pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(offset + written))
+                }
+            }
+        }
+    }
+
+    /// Wraps `ftruncate(2)`.
+    static func truncate(_ descriptor: Int32, to length: Int, _ path: String) throws(FileCallError) {
+        _ = try retrying("ftruncate", path) { ftruncate(descriptor, off_t(length)) }
+    }
+
+    /// Wraps `fsync(2)`.
+    static func sync(_ descriptor: Int32, _ path: String) throws(FileCallError) {
+        _ = try retrying("fsync", path) { fsync(descriptor) }
+    }
+
+    /// `fsync(2)` on a directory, so that the entries created or renamed in it are durable.
+    static func syncDirectory(_ path: String) throws(FileCallError) {
+        let descriptor = try open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(descriptor) }
+        try sync(descriptor, path)
+    }
+
+    // MARK: - Locks
+
+    /// Wraps `flock(2)` with `LOCK_NB` added; false when another open file description holds a
+    /// conflicting lock (`EWOULDBLOCK`).
+    static func tryLock(_ descriptor: Int32, _ operation: Int32, _ path: String) throws(FileCallError) -> Bool {
+        do throws(FileCallError) {
+            _ = try retrying("flock", path) { flock(descriptor, operation | LOCK_NB) }
+            return true
+        } catch where error.code == EWOULDBLOCK {
+            return false
+        }
+    }
+
+    /// Wraps `flock(2)` with `LOCK_UN`.
+    static func unlock(_ descriptor: Int32) {
+        _ = flock(descriptor, LOCK_UN)
+    }
+
+    // MARK: - Directories
+
+    /// Wraps `rename(2)`.
+    static func rename(_ source: String, to destination: String) throws(FileCallError) {
+        _ = try retrying("rename", source) { Glibc.rename(source, destination) }
+    }
+
+    /// Wraps `unlink(2)`.
+    static func remove(_ path: String) throws(FileCallError) {
+        _ = try retrying("unlink", path) { unlink(path) }
+    }
+
+    /// Creates `path` and its missing parents with `mkdir(2)` (like `mkdir -p`), then makes each
+    /// new entry durable by syncing its parent directory.
+    static func makeDirectories(_ path: String, mode: mode_t) throws(FileCallError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        var parent = path.hasPrefix("/") ? "/" : "."
+        for component in path.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+            do throws(FileCallError) {
+                _ = try retrying("mkdir", prefix) { mkdir(prefix, mode) }
+                try syncDirectory(parent)
+            } catch where error.code == EEXIST {}
+            parent = prefix
+        }
+    }
+
+    /// The names in a directory (without `.` and `..`), from `opendir(3)` and `readdir(3)`.
+    static func entries(_ path: String) throws(FileCallError) -> [String] {
+        guard let stream = opendir(path) else { throw FileCallError(call: "opendir", path: path, code: errno) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    // MARK: - Errors
+
+    /// Runs `call` until it does not fail with `EINTR`; throws its `errno` on any other failure.
+    private static func retrying<Result: BinaryInteger>(
+        _ call: String, _ path: String, _ body: () -> Result
+    ) throws(FileCallError) -> Result {
+        while true {
+            let result = body()
+            if result != -1 { return result }
+            if errno != EINTR { throw FileCallError(call: call, path: path, code: errno) }
+        }
+    }
+}

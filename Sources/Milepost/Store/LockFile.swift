@@ -1,0 +1,69 @@
+import Foundation
+import Glibc
+
+/// The `lock` file. The lock is a `flock(2)` on it, which belongs to the open file description
+/// and dies with the process, so a crashed holder never blocks anyone. The file is never renamed
+/// or deleted; its content names the holder, for messages only.
+struct LockFile {
+    let path: String
+
+    /// The holder named in the file while someone holds the lock; nil when there is no lock file,
+    /// nobody holds the lock, or the content is unreadable. Probes with a shared non-blocking
+    /// lock on a read-only descriptor, released at once, so it modifies nothing.
+    func currentHolder() throws(FileCallError) -> LockHolder? {
+        guard let descriptor = try FileCalls.openIfExists(path, O_RDONLY | O_CLOEXEC) else { return nil }
+        defer { FileCalls.close(descriptor) }
+        if try FileCalls.tryLock(descriptor, LOCK_SH, path) {
+            FileCalls.unlock(descriptor)
+            return nil
+        }
+        return Self.holder(in: descriptor, path)
+    }
+
+    /// Opens the file (creating it) and takes the exclusive lock, trying again every 20–80 ms
+    /// (jittered, so waiting replicas do not retry in step) until `timeout` has passed.
+    /// - returns: The descriptor holding the lock.
+    /// - throws: `StoreError.lockTimeout` naming `location` and the holder when the wait runs out;
+    ///   `CancellationError` when the task is cancelled while waiting.
+    func acquire(timeout: Duration, location: String) async throws -> Int32 {
+        let descriptor = try FileCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o644)
+        do {
+            let deadline = ContinuousClock.now + timeout
+            while try !FileCalls.tryLock(descriptor, LOCK_EX, path) {
+                let remaining = deadline - .now
+                guard remaining > .zero else {
+                    let holder = Self.holder(in: descriptor, path)
+                    throw StoreError.lockTimeout(location: location, waited: timeout, holder: holder)
+                }
+                try await Task.sleep(for: min(remaining, .milliseconds(Int.random(in: 20...80))))
+            }
+            return descriptor
+        } catch {
+            FileCalls.close(descriptor)
+            throw error
+        }
+    }
+
+    /// Replaces the file's content with `holder` as one line of JSON.
+    static func record(_ holder: LockHolder, in descriptor: Int32, _ path: String) throws(FileCallError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and numbers into JSON cannot fail.
+        let bytes = Array(try! encoder.encode(holder)) + [UInt8(ascii: "\n")]
+        try FileCalls.truncate(descriptor, to: 0, path)
+        try FileCalls.write(descriptor, bytes, at: 0, path)
+    }
+
+    /// Empties the file before the lock is released, so it names nobody. Best effort: the
+    /// content is only for messages.
+    static func clear(_ descriptor: Int32, _ path: String) {
+        try? FileCalls.truncate(descriptor, to: 0, path)
+    }
+
+    /// The holder named in the file; nil when the content is not a holder (for instance empty,
+    /// between a holder taking the lock and recording itself).
+    private static func holder(in descriptor: Int32, _ path: String) -> LockHolder? {
+        guard let bytes = try? FileCalls.read(descriptor, count: 4096, at: 0, path) else { return nil }
+        return try? JSONDecoder().decode(LockHolder.self, from: Data(bytes))
+    }
+}
