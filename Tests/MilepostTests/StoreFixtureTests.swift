@@ -5,7 +5,7 @@ import Foundation
 enum StoreFixture {
     /// A fresh, uniquely named temporary directory, removed with everything in it when the
     /// test's suite instance goes away; `directory` is a store directory inside it, not created.
-    final class ScratchDirectory {
+    final class ScratchDirectory: Sendable {
         let root: String
         var directory: String { root + "/store" }
 

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Runs the built `milepost` executable (it sits next to the test bundle) as a real child process.
+struct MilepostBinary {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let path: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("milepost").path
+    }()
+
+    var directory: String
+    var environment: [String: String] = [:]
+
+    /// Starts `milepost arguments…` in `directory` without waiting for it.
+    func start(_ arguments: [String]) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
+        env["NO_COLOR"] = "1"
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let (stdout, stderr) = (Pipe(), Pipe())
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, stdout, stderr)
+    }
+
+    /// Runs `milepost arguments…` to completion.
+    func run(_ arguments: String...) throws -> Result {
+        try run(arguments)
+    }
+
+    func run(_ arguments: [String]) throws -> Result {
+        let (process, stdout, stderr) = try start(arguments)
+        return Self.finish(process, stdout, stderr)
+    }
+
+    static func finish(_ process: Process, _ stdout: Pipe, _ stderr: Pipe) -> Result {
+        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
+        nonisolated(unsafe) var errData = Data()
+        let reader = Thread { errData = stderr.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { usleep(1_000) }
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A temporary working directory for one test, removed afterwards.
+final class WorkDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("milepost-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func write(_ text: String, to name: String) throws {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: false, encoding: .utf8)
+    }
+
+    func read(_ name: String) throws -> String {
+        try String(contentsOfFile: path + "/" + name, encoding: .utf8)
+    }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path + "/" + name) }
+
+    var milepost: MilepostBinary { MilepostBinary(directory: path) }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Milepost
+import Synchronization
+
+/// A registry of test steps that record what ran, a scratch store and manifest helpers.
+final class RunnerFixture: Sendable {
+    let scratch: StoreFixture.ScratchDirectory
+    private let calls = Mutex<[String]>([])
+    /// Ids of `breakable` steps that throw while listed here.
+    let broken = Mutex<Set<String>>([])
+
+    init() throws {
+        scratch = try StoreFixture.ScratchDirectory()
+    }
+
+    var store: FileStore { FileStore(directory: scratch.directory) }
+
+    /// Every step run so far, in order, as `id` (or `id#attempt` from the second attempt on).
+    var ran: [String] { calls.withLock { $0 } }
+
+    func clearCalls() { calls.withLock { $0.removeAll() } }
+
+    struct Flaky: Decodable, Sendable {
+        /// Attempts that fail before one succeeds.
+        var failures: Int
+    }
+
+    struct Sleep: Decodable, Sendable {
+        var duration: Duration
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    var registry: StepRegistry {
+        var registry = StepRegistry.standard
+        registry.register("note") { [self] context in
+            self.calls.withLock { $0.append(context.id) }
+        }
+        registry.register("breakable") { [self] context in
+            self.calls.withLock { $0.append(context.id) }
+            if self.broken.withLock({ $0.contains(context.id) }) { throw Failure(description: "\(context.id) is broken") }
+        }
+        registry.register("flaky", parameters: Flaky.self) { [self] context in
+            self.calls.withLock { $0.append(context.attempt == 1 ? context.id : "\(context.id)#\(context.attempt)") }
+            if context.attempt <= context.parameters.failures { throw Failure(description: "attempt \(context.attempt) failed") }
+        }
+        registry.register("sleep", parameters: Sleep.self) { [self] context in
+            self.calls.withLock { $0.append(context.id) }
+            try await Task.sleep(for: context.parameters.duration)
+        }
+        registry.register("sleepSafely", parameters: Sleep.self, idempotent: true) { [self] context in
+            self.calls.withLock { $0.append(context.id) }
+            try await Task.sleep(for: context.parameters.duration)
+        }
+        return registry
+    }
+
+    /// Writes `yaml` as the manifest and returns its path.
+    @discardableResult
+    func writeManifest(_ yaml: String, name: String = "milepost.yaml") throws -> String {
+        let path = scratch.root + "/" + name
+        try yaml.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
+    func manifest(_ yaml: String) throws -> Manifest {
+        try Manifest.load(path: try writeManifest(yaml), registry: registry)
+    }
+
+    func runner(_ configure: (inout RunOptions) -> Void = { _ in }) -> Runner {
+        var options = RunOptions()
+        options.retryDelay = .zero
+        options.lockTimeout = .seconds(5)
+        configure(&options)
+        return Runner(store: store, options: options)
+    }
+
+    func run(_ manifest: Manifest, to target: String, _ configure: (inout RunOptions) -> Void = { _ in }) async throws -> RunReport {
+        try await runner(configure).run(to: Version(target)!) { manifest }
+    }
+
+    func state() async throws -> StoredState? { try await store.readState() }
+
+    func journal() async throws -> [JournalRecord] { try await store.readJournal() }
+
+    /// The names of every file in the scratch root and the store directory.
+    func files() -> [String] {
+        let fm = FileManager.default
+        let top = (try? fm.contentsOfDirectory(atPath: scratch.root)) ?? []
+        let store = (try? fm.contentsOfDirectory(atPath: scratch.directory)) ?? []
+        return (top + store.map { "store/\($0)" }).sorted()
+    }
+}

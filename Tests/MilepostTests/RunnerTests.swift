@@ -1,0 +1,314 @@
+import Foundation
+import Synchronization
+import Milepost
+import Testing
+
+@Suite struct RunnerTests {
+    static let upgrade = """
+        app: titi
+        baseline: "2.0"
+        migrations:
+          3.0:
+            - note
+          2.1:
+            - note
+            - name: note
+              id: second
+          2.10:
+            - note
+        """
+
+    @Test func upgradesRunEveryStepExactlyOnce() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest(Self.upgrade)
+
+        let first = try await fixture.run(manifest, to: "2.1")
+        #expect(first.outcome == .succeeded)
+        #expect(first.from == Version("2.0"))
+        #expect(fixture.ran == ["2.1/note", "2.1/second"])
+        #expect(try await fixture.state()?.version == "2.1")
+
+        fixture.clearCalls()
+        let again = try await fixture.run(manifest, to: "2.1")
+        #expect(again.outcome == .upToDate)
+        #expect(again.run == nil)
+        #expect(fixture.ran == [])
+
+        let toThree = try await fixture.run(manifest, to: "3.0")
+        #expect(toThree.outcome == .succeeded)
+        #expect(fixture.ran == ["2.10/note", "3.0/note"])
+        let state = try #require(try await fixture.state())
+        #expect(state.version == "3.0")
+        #expect(state.app == "titi")
+        #expect(state.completed.map(\.id) == ["2.1/note", "2.1/second", "2.10/note", "3.0/note"])
+        #expect(state.inProgress == nil && state.failed == nil)
+    }
+
+    @Test func fastPathDoesNotReadTheManifest() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest(Self.upgrade)
+        _ = try await fixture.run(manifest, to: "2.1")
+        var loaded = false
+        let report = try await fixture.runner().run(to: Version("2.1.0")!) {
+            loaded = true
+            return manifest
+        }
+        #expect(report.outcome == .upToDate)
+        #expect(!loaded)
+    }
+
+    @Test func aFailureAtThreeOfFiveResumesAtThree() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest("""
+            migrations:
+              1: [breakable]
+              2: [breakable]
+              3: [breakable]
+              4: [breakable]
+              5: [breakable]
+            """)
+        fixture.broken.withLock { $0 = ["3/breakable"] }
+        let failed = try await fixture.run(manifest, to: "5")
+        #expect(failed.outcome == .failed)
+        #expect(fixture.ran == ["1/breakable", "2/breakable", "3/breakable"])
+        #expect(failed.steps.last?.error == "3/breakable is broken")
+        var state = try #require(try await fixture.state())
+        #expect(state.version == "0")
+        #expect(state.completed.map(\.id) == ["1/breakable", "2/breakable"])
+        #expect(state.failed?.id == "3/breakable")
+        #expect(state.inProgress == nil)
+
+        fixture.clearCalls()
+        fixture.broken.withLock { $0 = [] }
+        let resumed = try await fixture.run(manifest, to: "5")
+        #expect(resumed.outcome == .succeeded)
+        #expect(fixture.ran == ["3/breakable", "4/breakable", "5/breakable"])
+        state = try #require(try await fixture.state())
+        #expect(state.version == "5")
+        #expect(state.failed == nil)
+    }
+
+    @Test func retriesRunAgainAndTimeoutsFail() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest("""
+            migrations:
+              1:
+                - name: flaky
+                  retries: 2
+                  with: {failures: 2}
+              2:
+                - name: sleep
+                  timeout: 100ms
+                  with: {duration: 10s}
+            """)
+        let report = try await fixture.run(manifest, to: "2") { $0.terminationGrace = .seconds(5) }
+        #expect(fixture.ran == ["1/flaky", "1/flaky#2", "1/flaky#3", "2/sleep"])
+        #expect(report.outcome == .failed)
+        #expect(report.steps.map(\.attempts) == [3, 1])
+        #expect(report.steps.last?.error == "timed out after 100ms")
+        let events = try await fixture.journal().map { "\($0.event.rawValue) \($0.step ?? "")" }
+        #expect(events == [
+            "run-started ", "step-started 1/flaky", "step-failed 1/flaky", "step-started 1/flaky", "step-failed 1/flaky",
+            "step-started 1/flaky", "step-succeeded 1/flaky", "step-started 2/sleep", "step-failed 2/sleep",
+            "run-finished 2/sleep",
+        ])
+    }
+
+    @Test func downgradeIsRefusedUnlessAllowed() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest(Self.upgrade)
+        _ = try await fixture.run(manifest, to: "3.0")
+        fixture.clearCalls()
+        let refused = try await fixture.run(manifest, to: "2.1")
+        #expect(refused.outcome == .downgradeRefused)
+        let allowed = try await fixture.run(manifest, to: "2.1") { $0.allowDowngrade = true }
+        #expect(allowed.outcome == .downgradeAllowed)
+        #expect(fixture.ran == [])
+        #expect(try await fixture.state()?.version == "3.0")
+        let outcomes = try await fixture.journal().compactMap(\.outcome).suffix(2)
+        #expect(Array(outcomes) == ["downgrade-refused", "downgrade-allowed"])
+    }
+
+    @Test func baselineSkipsStepsAtOrBelowIt() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest(Self.upgrade)
+        let runner = fixture.runner()
+        _ = try await runner.baseline(Version("2.1")!)
+        await #expect(throws: Runner.MaintenanceError.stateExists(version: "2.1")) {
+            try await runner.baseline(Version("2.5")!)
+        }
+        let report = try await fixture.run(manifest, to: "3.0")
+        #expect(report.from == Version("2.1"))
+        #expect(fixture.ran == ["2.10/note", "3.0/note"])
+        let plan = try await runner.plan(manifest, to: Version("3.0")!)
+        #expect(plan.entries.map(\.status) == [.skipped, .skipped, .completed, .completed])
+        _ = try await runner.baseline(Version("4")!, force: true)
+        #expect(try await fixture.state()?.version == "4")
+        #expect(try await fixture.journal().filter { $0.event == .baseline }.map(\.to) == ["2.1", "4"])
+    }
+
+    @Test func aManifestBaselineIsTheStartWhenNothingIsStored() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest(Self.upgrade)
+        let plan = try await fixture.runner().plan(manifest, to: Version("2.1")!)
+        #expect(plan.origin == .baseline)
+        #expect(plan.from == Version("2.0"))
+        #expect(plan.pending.map(\.id) == ["2.1/note", "2.1/second"])
+        #expect(plan.entries.map(\.status) == [.pending, .pending, .aboveTarget, .aboveTarget])
+    }
+
+    @Test func planAndDryRunWriteNothing() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest(Self.upgrade)
+        let before = fixture.files()
+        _ = try await fixture.runner().plan(manifest, to: Version("3.0")!)
+        let dry = try await fixture.run(manifest, to: "3.0") { $0.dryRun = true }
+        #expect(dry.outcome == .dryRun)
+        #expect(dry.plan?.pending.count == 4)
+        #expect(fixture.ran == [])
+        #expect(fixture.files() == before)
+        #expect(!FileManager.default.fileExists(atPath: fixture.scratch.directory))
+
+        _ = try await fixture.run(manifest, to: "2.1")
+        let written = fixture.files()
+        let state = try Data(contentsOf: URL(fileURLWithPath: fixture.scratch.directory + "/state.json"))
+        let journal = try Data(contentsOf: URL(fileURLWithPath: fixture.scratch.directory + "/journal.jsonl"))
+        _ = try await fixture.run(manifest, to: "3.0") { $0.dryRun = true }
+        _ = try await fixture.runner().status(manifest: manifest, to: Version("3.0"))
+        #expect(fixture.files() == written)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.scratch.directory + "/state.json")) == state)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.scratch.directory + "/journal.jsonl")) == journal)
+    }
+
+    @Test func journalRecordsEveryEventAsOneJSONLine() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest(Self.upgrade)
+        _ = try await fixture.run(manifest, to: "2.1")
+        let text = try String(contentsOfFile: fixture.scratch.directory + "/journal.jsonl", encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(text.hasSuffix("\n"))
+        #expect(lines.count == 6)
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let time = try #require(object["time"] as? String)
+            #expect(time.count == 24 && time.hasSuffix("Z") && time.contains("."), "\(time)")
+            #expect(object["run"] is String)
+            #expect(object["host"] is String)
+            #expect(object["pid"] is Int)
+        }
+        let records = try await fixture.journal()
+        #expect(records.map(\.event) == [.runStarted, .stepStarted, .stepSucceeded, .stepStarted, .stepSucceeded, .runFinished])
+        #expect(Set(records.map(\.run)).count == 1)
+        #expect(records.first?.from == "2.0" && records.first?.to == "2.1")
+        #expect(records.last?.outcome == "succeeded")
+        #expect(records[2].durationMs != nil && records[2].attempt == 1)
+    }
+
+    @Test func anInterruptedStepBlocksUntilResolved() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest(Self.upgrade)
+        try await simulateCrash(in: fixture, during: "2.1/second", version: "2.0")
+
+        let blocked = try await fixture.run(manifest, to: "2.1")
+        #expect(blocked.outcome == .blocked)
+        #expect(blocked.interrupted?.id == "2.1/second")
+        #expect(blocked.interrupted?.pid == 999_999)
+        #expect(fixture.ran == [])
+
+        await #expect(throws: Runner.MaintenanceError.self) { try await fixture.runner().resolve("2.1/note", .retry) }
+        _ = try await fixture.runner().resolve("2.1/second", .done)
+        let resumed = try await fixture.run(manifest, to: "2.1")
+        #expect(resumed.outcome == .succeeded)
+        #expect(fixture.ran == [])
+        let state = try #require(try await fixture.state())
+        #expect(state.completed.last?.via == "resolved")
+        #expect(try await fixture.journal().contains { $0.event == .resolved && $0.outcome == "done" })
+    }
+
+    @Test func resolveRetryRunsTheStepAgain() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest(Self.upgrade)
+        try await simulateCrash(in: fixture, during: "2.1/second", version: "2.0")
+        _ = try await fixture.runner().resolve("2.1/second", .retry)
+        let report = try await fixture.run(manifest, to: "2.1")
+        #expect(report.outcome == .succeeded)
+        #expect(fixture.ran == ["2.1/second"])
+    }
+
+    @Test func anInterruptedIdempotentStepRunsAgain() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest("""
+            migrations:
+              1:
+                - name: sleepSafely
+                  with: {duration: 1ms}
+                - name: note
+                  idempotent: true
+            """)
+        try await simulateCrash(in: fixture, during: "1/note", version: "0", completed: ["1/sleepSafely"])
+        let report = try await fixture.run(manifest, to: "1")
+        #expect(report.outcome == .succeeded)
+        #expect(fixture.ran == ["1/note"])
+    }
+
+    @Test func cancellationInterruptsTheCurrentStepAndStartsNoOther() async throws {
+        let fixture = try RunnerFixture()
+        let manifest = try fixture.manifest("""
+            migrations:
+              1:
+                - name: sleep
+                  with: {duration: 30s}
+              2: [note]
+            """)
+        let task = Task { try await fixture.run(manifest, to: "2") }
+        try await waitUntil { fixture.ran == ["1/sleep"] }
+        task.cancel()
+        let report = try await task.value
+        #expect(report.outcome == .interrupted)
+        #expect(fixture.ran == ["1/sleep"])
+        let state = try #require(try await fixture.state())
+        #expect(state.inProgress?.id == "1/sleep")
+        #expect(try await fixture.journal().suffix(2).map(\.event) == [.stepInterrupted, .runFinished])
+        #expect(try await fixture.store.lockHolder() == nil)
+        let next = try await fixture.run(manifest, to: "2")
+        #expect(next.outcome == .blocked)
+    }
+
+    @Test func stepsSeeTheirContext() async throws {
+        let fixture = try RunnerFixture()
+        var registry = StepRegistry()
+        struct Seen: Sendable, Equatable { var id, name, threshold, from, to: String; var attempt: Int; var directory: String }
+        let seen = Mutex<[Seen]>([])
+        registry.register("look") { context in
+            seen.withLock {
+                $0.append(Seen(id: context.id, name: context.name, threshold: context.threshold.text, from: context.from.text,
+                               to: context.to.text, attempt: context.attempt, directory: context.manifestDirectory))
+            }
+        }
+        let path = try fixture.writeManifest("migrations:\n  2.10:\n    - name: look\n      id: peek\n")
+        let manifest = try Manifest.load(path: path, registry: registry)
+        _ = try await fixture.runner().run(to: Version("v3")!) { manifest }
+        #expect(seen.withLock { $0 } == [Seen(id: "2.10/peek", name: "look", threshold: "2.10", from: "0", to: "v3", attempt: 1,
+                                             directory: fixture.scratch.root)])
+        #expect(try await fixture.state()?.version == "v3")
+    }
+
+    /// Leaves the store as a process killed during `step` would: the step in progress, the lock free.
+    private func simulateCrash(
+        in fixture: RunnerFixture, during step: String, version: String, completed: [String] = []
+    ) async throws {
+        let locked = try await fixture.store.lock(timeout: .seconds(1), holder: StoreFixture.holder())
+        let state = StoredState(
+            app: nil, version: version,
+            completed: completed.map { CompletedStep(id: $0, at: "2026-01-01T00:00:00.000Z", run: "dead", fingerprint: "") },
+            inProgress: InProgressStep(id: step, run: "dead", since: "2026-01-01T00:00:00.000Z", attempt: 1, host: "gone", pid: 999_999),
+            updatedAt: "2026-01-01T00:00:00.000Z")
+        try await locked.commit(state, journal: [])
+        await locked.release()
+    }
+
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(condition())
+    }
+}
