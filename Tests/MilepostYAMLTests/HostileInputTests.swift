@@ -56,8 +56,12 @@ import Testing
     }
 
     @Test func knownBinaryPrefixIsLocated() {
-        let errors = parseErrors([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00])
-        #expect(errors == [YAMLError("control character U+0002 is not allowed", at: at(1, 5))])
+        let elf = parseErrors([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00])
+        #expect(elf == [YAMLError("control character U+007F is not allowed", at: at(1, 1))])
+        let png = parseErrors([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        #expect(png == [YAMLError("invalid UTF-8: invalid leading UTF-8 octet 0x89", at: at(1, 1))])
+        let text = parseErrors(Array("key: value\nmore: text\r\nthen: \u{1A}".utf8))
+        #expect(text == [YAMLError("control character U+001A is not allowed", at: at(3, 7))])
     }
 
     @Test func tabIndentationSaysSo() {
