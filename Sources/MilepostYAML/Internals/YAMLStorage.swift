@@ -57,16 +57,12 @@ final class YAMLStorage: Sendable {
         withScalarBytes(index) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Whether two scalar nodes have byte-identical text.
-    func sameText(_ a: Int, _ b: Int) -> Bool {
-        compareText(a, b) == 0
-    }
-
     /// Orders scalar nodes by the bytes of their text.
     func compareText(_ a: Int, _ b: Int) -> Int {
         Self.compare(bytes, nodes[a], nodes[b])
     }
 
+    /// Orders two scalar nodes of `bytes` by the bytes of their text.
     static func compare(_ bytes: [UInt8], _ a: RawNode, _ b: RawNode) -> Int {
         bytes.withUnsafeBufferPointer { all in
             let base = all.baseAddress
