@@ -56,4 +56,24 @@ import Testing
             try YAMLSource.read(path: "/dev/zero", maxBytes: 100)
         }
     }
+
+    @Test func socketIsRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { rmdir(directory) }
+        let path = directory + "/socket.yaml"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        defer { unlink(path) }
+        #expect(throws: YAMLSource.ReadError.refused(path: path, reason: "not a regular file (a socket or device)")) {
+            try YAMLSource.read(path: path, maxBytes: 100)
+        }
+    }
 }

@@ -117,7 +117,7 @@ struct Composer {
             if length > 0, let value = scalar.value {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: value, count: length))
             }
-            let index = appendNode(.scalar, style: style, tag: .none, at: location, start: start, count: UInt32(length))
+            let index = appendNode(.scalar, style: style, at: location, start: start, count: UInt32(length))
             nodes[Int(index)].tag = tag(scalar.tag, for: index, at: location)
             attach(index, nodes: 1, bytes: length)
             if let anchor = Self.name(scalar.anchor) {
@@ -145,7 +145,7 @@ struct Composer {
             errors.append(YAMLError("nesting is deeper than the limit of \(limits.maxDepth) levels", at: location))
             throw Stop()
         }
-        let index = appendNode(kind, style: .plain, tag: .none, at: location, start: 0, count: 0)
+        let index = appendNode(kind, style: .plain, at: location, start: 0, count: 0)
         nodes[Int(index)].tag = self.tag(tag, for: index, at: location)
         let name = Self.name(anchor)
         if let name { anchors[name] = .open }
@@ -200,11 +200,10 @@ struct Composer {
     // MARK: - Nodes
 
     private mutating func appendNode(
-        _ kind: YAMLNode.Kind, style: YAMLNode.ScalarStyle, tag: CoreTag,
-        at location: SourceLocation, start: UInt32, count: UInt32
+        _ kind: YAMLNode.Kind, style: YAMLNode.ScalarStyle, at location: SourceLocation, start: UInt32, count: UInt32
     ) -> UInt32 {
         nodes.append(RawNode(
-            kind: kind, style: style, tag: tag,
+            kind: kind, style: style, tag: .none,
             line: UInt32(clamping: location.line), column: UInt32(clamping: location.column),
             start: start, count: count))
         return UInt32(nodes.count - 1)
@@ -223,7 +222,7 @@ struct Composer {
 
     /// Stands in for an alias that cannot be resolved, so composition goes on to find more errors.
     private mutating func attachPlaceholder(at location: SourceLocation) {
-        let index = appendNode(.scalar, style: .plain, tag: .none, at: location, start: UInt32(bytes.count), count: 0)
+        let index = appendNode(.scalar, style: .plain, at: location, start: UInt32(bytes.count), count: 0)
         attach(index, nodes: 1, bytes: 0)
     }
 
