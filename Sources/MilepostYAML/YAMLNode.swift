@@ -1,24 +1,106 @@
-// CONTRACT STUB — implemented by the YAML work package.
 /// A node of a `YAMLDocument`. Aliases are resolved transparently: an alias child is its anchor's node.
+///
+/// A node is a small handle (shared storage and an index); copying it is cheap and strings are
+/// materialized only when asked for.
 public struct YAMLNode: Sendable {
     public enum Kind: Sendable, Hashable { case scalar, sequence, mapping }
     public enum ScalarStyle: Sendable, Hashable { case plain, singleQuoted, doubleQuoted, literal, folded }
 
-    public var kind: Kind { fatalError() }
-    public var location: SourceLocation { fatalError() }
+    let storage: YAMLStorage
+    let index: Int
+
+    init(storage: YAMLStorage, index: Int) {
+        self.storage = storage
+        self.index = index
+    }
+
+    var raw: RawNode { storage.nodes[index] }
+
+    // MARK: - Shape
+
+    public var kind: Kind { raw.kind }
+
+    public var location: SourceLocation {
+        let raw = raw
+        return SourceLocation(line: Int(raw.line), column: Int(raw.column))
+    }
+
     /// The explicit tag as written, if any (only core-schema tags survive parsing).
-    public var tag: String? { fatalError() }
+    /// Core tags are given in their `!!` shorthand (`!!str`), the non-specific tag as `!`.
+    public var tag: String? { raw.tag.shorthand }
+
+    // MARK: - Scalars
+
     /// For a scalar: its value (after unescaping and folding); nil otherwise.
-    public var scalar: String? { fatalError() }
-    public var scalarStyle: ScalarStyle? { fatalError() }
-    /// For a sequence: its elements; empty otherwise.
-    public var elements: [YAMLNode] { fatalError() }
-    /// For a mapping: its pairs in source order; empty otherwise.
-    public var pairs: [(key: YAMLNode, value: YAMLNode)] { fatalError() }
+    public var scalar: String? { kind == .scalar ? storage.text(index) : nil }
+
+    public var scalarStyle: ScalarStyle? { kind == .scalar ? raw.style : nil }
+
     /// The scalar resolved by the YAML 1.2 core schema (plain scalars only; quoted ones are strings).
-    public var coreValue: YAMLScalarValue? { fatalError() }
-    /// A deterministic text of the subtree (mapping keys sorted, scalars core-resolved) for fingerprints.
-    public var canonicalText: String { fatalError() }
+    /// An explicit core tag decides instead (`!!str 5` is a string, `!!int "5"` an integer).
+    /// An integer too large for `Int` resolves to `.string` with its text.
+    public var coreValue: YAMLScalarValue? {
+        guard kind == .scalar else { return nil }
+        switch core {
+        case .null: return .null
+        case .bool(let value): return .bool(value)
+        case .int(let value): return .int(value)
+        case .float(let value): return .float(value)
+        case .bigInt, .string: return .string(storage.text(index))
+        }
+    }
+
+    /// The core-schema resolution of a scalar, telling big integers apart from strings.
+    var core: CoreScalar {
+        let raw = raw
+        guard raw.kind == .scalar else { return .string }
+        if raw.tag == .none, raw.style != .plain { return .string }
+        return storage.withScalarBytes(index) { CoreScalar.resolve($0, taggedAs: raw.tag) ?? .string }
+    }
+
+    /// Whether this is a null scalar (`~`, `null`, empty plain, or tagged `!!null`).
+    var isNull: Bool { kind == .scalar && core == .null }
+
+    // MARK: - Collections
+
+    /// For a sequence: its elements; empty otherwise.
+    public var elements: [YAMLNode] {
+        guard kind == .sequence else { return [] }
+        return childIndices.map { YAMLNode(storage: storage, index: Int($0)) }
+    }
+
+    /// For a mapping: its pairs in source order; empty otherwise.
+    public var pairs: [(key: YAMLNode, value: YAMLNode)] {
+        guard kind == .mapping else { return [] }
+        let children = childIndices
+        return stride(from: children.startIndex, to: children.endIndex, by: 2).map { position in
+            (YAMLNode(storage: storage, index: Int(children[position])),
+             YAMLNode(storage: storage, index: Int(children[position + 1])))
+        }
+    }
+
+    /// For a mapping: the value whose scalar key is exactly `key`; nil otherwise.
+    public subscript(key: String) -> YAMLNode? {
+        guard kind == .mapping else { return nil }
+        let children = childIndices
+        var wanted = key
+        return wanted.withUTF8 { wanted in
+            for position in stride(from: children.startIndex, to: children.endIndex, by: 2) {
+                let keyIndex = Int(children[position])
+                if storage.nodes[keyIndex].kind == .scalar, storage.withScalarBytes(keyIndex, { $0.elementsEqual(wanted) }) {
+                    return YAMLNode(storage: storage, index: Int(children[position + 1]))
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The children's node indices (a mapping's as key, value, key, value…).
+    var childIndices: ArraySlice<UInt32> {
+        let raw = raw
+        guard raw.kind != .scalar else { return [] }
+        return storage.children[Int(raw.start)..<Int(raw.start + raw.count)]
+    }
 }
 
 /// A scalar's value under the YAML 1.2 core schema.

@@ -1,4 +1,3 @@
-// CONTRACT STUB — implemented by the YAML work package.
 /// Reads a YAML file safely: regular files only, never more than the size cap + 1 bytes.
 public enum YAMLSource {
     public enum ReadError: Error, Sendable, Hashable {
@@ -8,7 +7,10 @@ public enum YAMLSource {
         case refused(path: String, reason: String)
     }
 
+    /// The bytes of the regular file at `path`. Opens without blocking (a FIFO cannot stall it),
+    /// refuses anything that is not a regular file before reading, and refuses a file larger than
+    /// `maxBytes`, whether `fstat` says so or the file grows while being read.
     public static func read(path: String, maxBytes: Int) throws(ReadError) -> [UInt8] {
-        fatalError("unimplemented")
+        try RegularFileReader.contents(path: path, maxBytes: maxBytes)
     }
 }

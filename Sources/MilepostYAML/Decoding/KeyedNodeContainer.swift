@@ -1,0 +1,106 @@
+/// A keyed container over a mapping (a null or absent node reads as an empty mapping).
+/// Every key asked for, found or not, is noted for the unknown-key check.
+struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let codingPath: [any CodingKey]
+    private let mapping: YAMLNode?
+    private let values: [String: YAMLNode]
+    private let usage: KeyUsage?
+    private let owner: NodeDecoder
+
+    init(node: YAMLNode?, codingPath: [any CodingKey], owner: NodeDecoder) throws {
+        self.codingPath = codingPath
+        self.owner = owner
+        switch node {
+        case let node? where node.kind == .mapping:
+            mapping = node
+            values = Dictionary(node.pairs.map { ($0.key.scalar ?? "", $0.value) }, uniquingKeysWith: { first, _ in first })
+            usage = owner.usage(of: node, at: codingPath)
+        case let node? where !node.isNull:
+            throw DecodingProblem.mismatch(expected: "a mapping", found: node, at: codingPath)
+        default:
+            (mapping, values, usage) = (node, [:], nil)
+        }
+    }
+
+    var allKeys: [Key] {
+        (mapping?.pairs ?? []).compactMap { $0.key.scalar.flatMap(Key.init(stringValue:)) }
+    }
+
+    func contains(_ key: Key) -> Bool {
+        usage?.note(key.stringValue)
+        return values[key.stringValue] != nil
+    }
+
+    // MARK: - Values
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        usage?.note(key.stringValue)
+        return values[key.stringValue]?.isNull ?? true
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let value = try require(key, expected: DecodingProblem.expected(type))
+        return try NodeDecoder.decode(type, from: value, at: codingPath + [key])
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decode(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(type, key) }
+
+    /// Routes the primitive requirements to the generic one.
+    private func decode<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
+        try decode(type, forKey: key)
+    }
+
+    // MARK: - Nested containers
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        let value = try require(key, expected: "a mapping")
+        return KeyedDecodingContainer(
+            try KeyedNodeContainer<NestedKey>(node: value, codingPath: codingPath + [key], owner: owner))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let value = try require(key, expected: "a sequence")
+        return try UnkeyedNodeContainer(node: value, codingPath: codingPath + [key], owner: owner)
+    }
+
+    func superDecoder() throws -> any Decoder {
+        try superDecoder(named: NameKey("super"))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        try superDecoder(named: key)
+    }
+
+    private func superDecoder(named key: any CodingKey) throws -> any Decoder {
+        usage?.note(key.stringValue)
+        return NodeDecoder(node: values[key.stringValue], codingPath: codingPath + [key])
+    }
+
+    // MARK: - Lookup
+
+    /// The value at `key`; a missing key that looks misspelled in the mapping is reported as that
+    /// unknown key ("did you mean …?"), any other as missing.
+    private func require(_ key: Key, expected: String) throws -> YAMLNode {
+        usage?.note(key.stringValue)
+        if let value = values[key.stringValue] { return value }
+        if let usage, let misspelled = usage.unrequestedKey(near: key.stringValue) {
+            throw usage.unknownKeyError(misspelled)
+        }
+        throw DecodingProblem.missingKey(key.stringValue, expected: expected, in: mapping, at: codingPath)
+    }
+}

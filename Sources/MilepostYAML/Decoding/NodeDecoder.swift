@@ -1,0 +1,100 @@
+/// The `Decoder` for one node. It owns the key bookkeeping of every keyed container made while
+/// its type's `init(from:)` runs, and reports keys nobody asked for once that init returns.
+final class NodeDecoder: Decoder {
+    /// nil stands for an absent document, read as an empty mapping.
+    let node: YAMLNode?
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    private var usages: [KeyUsage] = []
+
+    init(node: YAMLNode?, codingPath: [any CodingKey]) {
+        self.node = node
+        self.codingPath = codingPath
+    }
+
+    // MARK: - Decoding a value
+
+    /// Decodes `type` from `node`: scalars natively, everything else through its `init(from:)`.
+    static func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode?, at path: [any CodingKey]) throws -> T {
+        if let value = try ScalarDecoding.decode(type, from: node, at: path) { return value }
+        let decoder = NodeDecoder(node: node, codingPath: path)
+        do {
+            let value = try T(from: decoder)
+            try decoder.checkUnknownKeys()
+            return value
+        } catch {
+            throw DecodingProblem.located(error, node: node, at: path)
+        }
+    }
+
+    // MARK: - Containers
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(try KeyedNodeContainer<Key>(node: node, codingPath: codingPath, owner: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try UnkeyedNodeContainer(node: node, codingPath: codingPath, owner: self)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueNodeContainer(node: node, codingPath: codingPath)
+    }
+
+    // MARK: - Unknown keys
+
+    /// The bookkeeping for `mapping` decoded at `path`, shared by every container on that site.
+    func usage(of mapping: YAMLNode, at path: [any CodingKey]) -> KeyUsage {
+        let rendered = DecodingProblem.render(path)
+        if let existing = usages.first(where: { $0.mapping.index == mapping.index && $0.renderedPath == rendered }) {
+            return existing
+        }
+        let usage = KeyUsage(mapping: mapping, path: path, renderedPath: rendered)
+        usages.append(usage)
+        return usage
+    }
+
+    /// Throws for the first (in source order) mapping key that no container asked for.
+    private func checkUnknownKeys() throws {
+        let unknown = usages.compactMap { usage in usage.firstUnrequestedKey().map { (usage, $0) } }
+        guard let (usage, key) = unknown.min(by: { $0.1.location < $1.1.location }) else { return }
+        throw usage.unknownKeyError(key)
+    }
+}
+
+/// The keys asked of one mapping (found or not), in the order they were asked.
+final class KeyUsage {
+    let mapping: YAMLNode
+    let path: [any CodingKey]
+    let renderedPath: String
+    private(set) var requested: [String] = []
+    private var requestedSet: Set<String> = []
+
+    init(mapping: YAMLNode, path: [any CodingKey], renderedPath: String) {
+        self.mapping = mapping
+        self.path = path
+        self.renderedPath = renderedPath
+    }
+
+    func note(_ name: String) {
+        if requestedSet.insert(name).inserted { requested.append(name) }
+    }
+
+    /// The first key of the mapping that was never asked for.
+    func firstUnrequestedKey() -> YAMLNode? {
+        mapping.pairs.first { !requestedSet.contains($0.key.scalar ?? "") }?.key
+    }
+
+    /// An unasked key close enough to `name` to be its misspelling.
+    func unrequestedKey(near name: String) -> YAMLNode? {
+        mapping.pairs.lazy.map(\.key).first { key in
+            guard let text = key.scalar, !requestedSet.contains(text) else { return false }
+            return EditDistance.suggestion(for: text, among: [name]) != nil
+        }
+    }
+
+    func unknownKeyError(_ key: YAMLNode) -> YAMLError {
+        let suggestion = EditDistance.suggestion(for: key.scalar ?? "", among: requested)
+        return DecodingProblem.unknownKey(key, suggestion: suggestion, at: path)
+    }
+}

@@ -1,0 +1,349 @@
+internal import CYAML
+
+/// Drives libyaml's event parser and builds a `YAMLStorage`: one iterative loop with an
+/// explicit stack (no recursion), enforcing every `YAMLLimits` budget as events arrive.
+struct Composer {
+    private let input: [UInt8]
+    private let limits: YAMLLimits
+
+    private var nodes: [RawNode] = []
+    private var children: [UInt32] = []
+    private var bytes: [UInt8] = []
+    /// Children of the open collections, innermost last; moved to `children` at each END.
+    private var pending: [UInt32] = []
+    private var stack: [Frame] = []
+    private var anchors: [String: Anchor] = [:]
+    private var keyScratch: [Int] = []
+    private var errors: [YAMLError] = []
+    private var root: UInt32?
+    private var documents = 0
+    private var aliases = 0
+    private var expandedNodes = 0
+    private var expandedBytes = 0
+
+    private struct Frame {
+        var node: UInt32
+        var pendingStart: Int
+        /// Nodes and scalar bytes of the subtree so far, aliases counted expanded.
+        var subtreeNodes = 1
+        var subtreeBytes = 0
+        var anchor: String?
+    }
+
+    private enum Anchor {
+        case open
+        case closed(node: UInt32, nodes: Int, bytes: Int)
+    }
+
+    /// Parsing stops at the first error that makes the rest meaningless or too costly.
+    private struct Stop: Error {}
+
+    init(input: [UInt8], limits: YAMLLimits) {
+        self.input = input
+        self.limits = limits
+    }
+
+    // MARK: - Entry point
+
+    /// Composes the single document of `input`; the storage and root, or every error found.
+    mutating func compose() -> Result<(YAMLStorage, root: Int?), YAMLErrors> {
+        // Offsets are stored as UInt32; scalars can be up to 1.5× their source (`\L` → 3 bytes).
+        let maxBytes = min(limits.maxDocumentBytes, Int(Int32.max))
+        if input.count > maxBytes {
+            let message = "the document is \(input.count) bytes, more than the limit of \(maxBytes) bytes"
+            return .failure(YAMLErrors([YAMLError(message, at: nil)]))
+        }
+        if !input.isEmpty {
+            bytes.reserveCapacity(input.count)
+            do { try runEventLoop() } catch { checkOpenMappings() }
+        }
+        if !errors.isEmpty {
+            return .failure(YAMLErrors(errors.sorted(by: Self.sourceOrder)))
+        }
+        let storage = YAMLStorage(nodes: nodes, children: children, bytes: bytes)
+        return .success((storage, root.map(Int.init)))
+    }
+
+    private static func sourceOrder(_ a: YAMLError, _ b: YAMLError) -> Bool {
+        switch (a.location, b.location) {
+        case let (a?, b?): a < b
+        case (nil, _?): true
+        default: false
+        }
+    }
+
+    private mutating func runEventLoop() throws(Stop) {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            errors.append(YAMLError("libyaml could not allocate its parser", at: nil))
+            return
+        }
+        defer { yaml_parser_delete(&parser) }
+        let input = self.input
+        try input.withUnsafeBufferPointer { (buffer) throws(Stop) in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var event = yaml_event_t()
+            var done = false
+            while !done {
+                guard yaml_parser_parse(&parser, &event) == 1 else {
+                    errors.append(LibYAMLError.error(from: parser, input: input))
+                    throw Stop()
+                }
+                defer { yaml_event_delete(&event) }
+                done = try handle(&event)
+            }
+        }
+    }
+
+    // MARK: - Events
+
+    /// Handles one event; true at the end of the stream.
+    private mutating func handle(_ event: inout yaml_event_t) throws(Stop) -> Bool {
+        let location = Self.location(event.start_mark)
+        switch event.type {
+        case YAML_STREAM_END_EVENT:
+            return true
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                errors.append(YAMLError("a manifest must be exactly one YAML document; a second one starts here", at: location))
+                throw Stop()
+            }
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            let length = scalar.length
+            let style = Self.style(scalar.style)
+            let start = UInt32(bytes.count)
+            if length > 0, let value = scalar.value {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: value, count: length))
+            }
+            let index = appendNode(.scalar, style: style, at: location, start: start, count: UInt32(length))
+            nodes[Int(index)].tag = tag(scalar.tag, for: index, at: location)
+            attach(index, nodes: 1, bytes: length)
+            if let anchor = Self.name(scalar.anchor) {
+                anchors[anchor] = .closed(node: index, nodes: 1, bytes: length)
+            }
+        case YAML_SEQUENCE_START_EVENT:
+            try open(.sequence, tag: event.data.sequence_start.tag, anchor: event.data.sequence_start.anchor, at: location)
+        case YAML_MAPPING_START_EVENT:
+            try open(.mapping, tag: event.data.mapping_start.tag, anchor: event.data.mapping_start.anchor, at: location)
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            close()
+        case YAML_ALIAS_EVENT:
+            try alias(Self.name(event.data.alias.anchor) ?? "", at: location)
+        default:
+            break
+        }
+        return false
+    }
+
+    private mutating func open(
+        _ kind: YAMLNode.Kind, tag: UnsafeMutablePointer<yaml_char_t>?,
+        anchor: UnsafeMutablePointer<yaml_char_t>?, at location: SourceLocation
+    ) throws(Stop) {
+        if stack.count >= limits.maxDepth {
+            errors.append(YAMLError("nesting is deeper than the limit of \(limits.maxDepth) levels", at: location))
+            throw Stop()
+        }
+        let index = appendNode(kind, style: .plain, at: location, start: 0, count: 0)
+        nodes[Int(index)].tag = self.tag(tag, for: index, at: location)
+        let name = Self.name(anchor)
+        if let name { anchors[name] = .open }
+        stack.append(Frame(node: index, pendingStart: pending.count, anchor: name))
+    }
+
+    private mutating func close() {
+        let frame = stack.removeLast()
+        let index = Int(frame.node)
+        nodes[index].start = UInt32(children.count)
+        nodes[index].count = UInt32(pending.count - frame.pendingStart)
+        children.append(contentsOf: pending[frame.pendingStart...])
+        pending.removeSubrange(frame.pendingStart...)
+        if nodes[index].kind == .mapping { checkKeys(children[Int(nodes[index].start)...]) }
+        if let anchor = frame.anchor {
+            anchors[anchor] = .closed(node: frame.node, nodes: frame.subtreeNodes, bytes: frame.subtreeBytes)
+        }
+        attach(frame.node, nodes: frame.subtreeNodes, bytes: frame.subtreeBytes)
+    }
+
+    private mutating func alias(_ name: String, at location: SourceLocation) throws(Stop) {
+        aliases += 1
+        if aliases > limits.maxAliases {
+            errors.append(YAMLError("more than \(limits.maxAliases) aliases", at: location))
+            throw Stop()
+        }
+        switch anchors[name] {
+        case nil:
+            errors.append(YAMLError("undefined alias '*\(name)'", at: location))
+            attachPlaceholder(at: location)
+        case .open:
+            errors.append(YAMLError("alias '*\(name)' refers to a node that contains it (recursive alias)", at: location))
+            attachPlaceholder(at: location)
+        case .closed(let node, let subtreeNodes, let subtreeBytes):
+            expandedNodes += subtreeNodes
+            expandedBytes += subtreeBytes
+            if expandedNodes > limits.maxAliasExpansionNodes {
+                errors.append(YAMLError(
+                    "aliases expand to more than \(limits.maxAliasExpansionNodes) nodes (alias '*\(name)')", at: location))
+                throw Stop()
+            }
+            if expandedBytes > limits.maxAliasExpansionBytes {
+                errors.append(YAMLError(
+                    "aliases expand to more than \(limits.maxAliasExpansionBytes) bytes of scalars (alias '*\(name)')",
+                    at: location))
+                throw Stop()
+            }
+            attach(node, nodes: subtreeNodes, bytes: subtreeBytes)
+        }
+    }
+
+    // MARK: - Nodes
+
+    private mutating func appendNode(
+        _ kind: YAMLNode.Kind, style: YAMLNode.ScalarStyle, at location: SourceLocation, start: UInt32, count: UInt32
+    ) -> UInt32 {
+        nodes.append(RawNode(
+            kind: kind, style: style, tag: .none,
+            line: UInt32(clamping: location.line), column: UInt32(clamping: location.column),
+            start: start, count: count))
+        return UInt32(nodes.count - 1)
+    }
+
+    /// Makes `node` the next child of the innermost open collection, or the root.
+    private mutating func attach(_ node: UInt32, nodes subtreeNodes: Int, bytes subtreeBytes: Int) {
+        guard !stack.isEmpty else {
+            root = node
+            return
+        }
+        pending.append(node)
+        stack[stack.count - 1].subtreeNodes += subtreeNodes
+        stack[stack.count - 1].subtreeBytes += subtreeBytes
+    }
+
+    /// Stands in for an alias that cannot be resolved, so composition goes on to find more errors.
+    private mutating func attachPlaceholder(at location: SourceLocation) {
+        let index = appendNode(.scalar, style: .plain, at: location, start: UInt32(bytes.count), count: 0)
+        attach(index, nodes: 1, bytes: 0)
+    }
+
+    // MARK: - Checks
+
+    /// Refuses non-scalar keys and duplicate keys (equal text) among `entries` (key, value, key…).
+    private mutating func checkKeys(_ entries: ArraySlice<UInt32>) {
+        keyScratch.removeAll(keepingCapacity: true)
+        for position in stride(from: entries.startIndex, to: entries.endIndex, by: 2) {
+            let key = Int(entries[position])
+            if nodes[key].kind == .scalar {
+                keyScratch.append(key)
+            } else {
+                let kind = nodes[key].kind == .sequence ? "a sequence" : "a mapping"
+                errors.append(YAMLError("a mapping key must be a scalar, not \(kind)", at: location(of: key)))
+            }
+        }
+        guard keyScratch.count > 1 else { return }
+        // Sort by text, then node index (source order): the first of a run is the first definition.
+        let (nodes, bytes) = (self.nodes, self.bytes)
+        keyScratch.sort { a, b in
+            let order = YAMLStorage.compare(bytes, nodes[a], nodes[b])
+            return order != 0 ? order < 0 : a < b
+        }
+        var first = keyScratch[0]
+        for key in keyScratch.dropFirst() {
+            if YAMLStorage.compare(bytes, nodes[first], nodes[key]) != 0 {
+                first = key
+                continue
+            }
+            errors.append(YAMLError(
+                "duplicate key '\(text(of: key))'", at: location(of: key),
+                notes: [YAMLError.Note("first defined here", at: location(of: first))]))
+        }
+    }
+
+    /// Checks the keys of mappings left open when parsing stops, so their duplicates are reported too.
+    private mutating func checkOpenMappings() {
+        for (depth, frame) in stack.enumerated() where nodes[Int(frame.node)].kind == .mapping {
+            let end = depth + 1 < stack.count ? stack[depth + 1].pendingStart : pending.count
+            checkKeys(pending[frame.pendingStart..<end])
+        }
+    }
+
+    /// Validates an explicit tag against the node it is on.
+    private mutating func tag(_ raw: UnsafeMutablePointer<yaml_char_t>?, for index: UInt32, at location: SourceLocation) -> CoreTag {
+        guard let raw else { return .none }
+        let written = String(cString: raw)
+        let coreTag: CoreTag? =
+            switch written {
+            case "!": .nonSpecific
+            case "tag:yaml.org,2002:str": .str
+            case "tag:yaml.org,2002:int": .int
+            case "tag:yaml.org,2002:float": .float
+            case "tag:yaml.org,2002:bool": .bool
+            case "tag:yaml.org,2002:null": .null
+            case "tag:yaml.org,2002:seq": .seq
+            case "tag:yaml.org,2002:map": .map
+            default: nil
+            }
+        guard let coreTag, let shorthand = coreTag.shorthand else {
+            let shown = written.hasPrefix(Self.corePrefix) ? "!!" + written.dropFirst(Self.corePrefix.count) : written
+            errors.append(YAMLError(
+                "unsupported tag '\(shown)'; only '!' and the core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map are allowed",
+                at: location))
+            return .none
+        }
+        let kind = nodes[Int(index)].kind
+        let fits =
+            switch coreTag {
+            case .nonSpecific: true
+            case .seq: kind == .sequence
+            case .map: kind == .mapping
+            case .str, .int, .float, .bool, .null, .none: kind == .scalar
+            }
+        guard fits else {
+            let what = kind == .scalar ? "a scalar" : kind == .sequence ? "a sequence" : "a mapping"
+            errors.append(YAMLError("tag '\(shorthand)' cannot be applied to \(what)", at: location))
+            return .none
+        }
+        if kind == .scalar {
+            let node = nodes[Int(index)]
+            let valid = bytes.withUnsafeBufferPointer { all in
+                CoreScalar.resolve(
+                    UnsafeBufferPointer(rebasing: all[Int(node.start)..<Int(node.start + node.count)]), taggedAs: coreTag) != nil
+            }
+            if !valid {
+                errors.append(YAMLError("'\(text(of: Int(index)))' is not a valid \(shorthand)", at: location))
+            }
+        }
+        return coreTag
+    }
+
+    private static let corePrefix = "tag:yaml.org,2002:"
+
+    // MARK: - Conversions
+
+    private func text(of index: Int) -> String {
+        let node = nodes[index]
+        return String(decoding: bytes[Int(node.start)..<Int(node.start + node.count)], as: UTF8.self)
+    }
+
+    private func location(of index: Int) -> SourceLocation {
+        SourceLocation(line: Int(nodes[index].line), column: Int(nodes[index].column))
+    }
+
+    static func location(_ mark: yaml_mark_t) -> SourceLocation {
+        SourceLocation(line: mark.line + 1, column: mark.column + 1)
+    }
+
+    private static func name(_ anchor: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        anchor.map { String(cString: $0) }
+    }
+
+    private static func style(_ style: yaml_scalar_style_t) -> YAMLNode.ScalarStyle {
+        switch style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: .literal
+        case YAML_FOLDED_SCALAR_STYLE: .folded
+        default: .plain
+        }
+    }
+}

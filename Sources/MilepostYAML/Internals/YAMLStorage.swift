@@ -1,0 +1,84 @@
+/// The explicit tags a node may carry; everything else is refused while parsing.
+enum CoreTag: UInt8, Sendable {
+    case none, nonSpecific, str, int, float, bool, null, seq, map
+
+    /// The tag as a manifest author writes it (`!!int`, `!`); nil for `.none`.
+    var shorthand: String? {
+        switch self {
+        case .none: nil
+        case .nonSpecific: "!"
+        case .str: "!!str"
+        case .int: "!!int"
+        case .float: "!!float"
+        case .bool: "!!bool"
+        case .null: "!!null"
+        case .seq: "!!seq"
+        case .map: "!!map"
+        }
+    }
+}
+
+/// One node, 20 bytes. `start`/`count` index the shared scalar-byte buffer for a scalar and
+/// the shared child array for a collection (a mapping's children are key, value, key, value…).
+struct RawNode: Sendable {
+    var kind: YAMLNode.Kind
+    var style: YAMLNode.ScalarStyle
+    var tag: CoreTag
+    var line: UInt32
+    var column: UInt32
+    var start: UInt32
+    var count: UInt32
+}
+
+/// The immutable, flat storage of one parsed document. Nodes are in source (pre-)order;
+/// an alias is a second reference to its anchor's node index in `children`.
+final class YAMLStorage: Sendable {
+    let nodes: [RawNode]
+    let children: [UInt32]
+    let bytes: [UInt8]
+
+    init(nodes: [RawNode], children: [UInt32], bytes: [UInt8]) {
+        self.nodes = nodes
+        self.children = children
+        self.bytes = bytes
+    }
+
+    /// Calls `body` with the scalar bytes of node `index` (empty for a collection).
+    func withScalarBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let node = nodes[index]
+        guard node.kind == .scalar else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try bytes.withUnsafeBufferPointer { all in
+            try body(UnsafeBufferPointer(rebasing: all[Int(node.start)..<Int(node.start + node.count)]))
+        }
+    }
+
+    /// The scalar text of node `index`.
+    func text(_ index: Int) -> String {
+        withScalarBytes(index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Orders scalar nodes by the bytes of their text.
+    func compareText(_ a: Int, _ b: Int) -> Int {
+        Self.compare(bytes, nodes[a], nodes[b])
+    }
+
+    /// Orders two scalar nodes of `bytes` by the bytes of their text.
+    static func compare(_ bytes: [UInt8], _ a: RawNode, _ b: RawNode) -> Int {
+        bytes.withUnsafeBufferPointer { all in
+            let base = all.baseAddress
+            let common = Int(min(a.count, b.count))
+            if common > 0, let base {
+                let order = memcmpBytes(base + Int(a.start), base + Int(b.start), common)
+                if order != 0 { return order }
+            }
+            return Int(a.count) - Int(b.count)
+        }
+    }
+
+    private static func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        for i in 0..<count where a[i] != b[i] {
+            return Int(a[i]) - Int(b[i])
+        }
+        return 0
+    }
+}
