@@ -5,9 +5,17 @@ import Synchronization
 /// A registry of test steps that record what ran, a scratch store and manifest helpers.
 final class RunnerFixture: Sendable {
     let scratch: StoreFixture.ScratchDirectory
-    private let calls = Mutex<[String]>([])
-    /// Ids of `breakable` steps that throw while listed here.
-    let broken = Mutex<Set<String>>([])
+    let recorder = Recorder()
+
+    /// What the test steps saw, shared with their closures.
+    final class Recorder: Sendable {
+        let calls = Mutex<[String]>([])
+        /// Ids of `breakable` steps that throw while listed here.
+        let broken = Mutex<Set<String>>([])
+    }
+
+    /// Makes the `breakable` steps with these ids throw.
+    func breakSteps(_ ids: Set<String>) { recorder.broken.withLock { $0 = ids } }
 
     init() throws {
         scratch = try StoreFixture.ScratchDirectory()
@@ -16,9 +24,9 @@ final class RunnerFixture: Sendable {
     var store: FileStore { FileStore(directory: scratch.directory) }
 
     /// Every step run so far, in order, as `id` (or `id#attempt` from the second attempt on).
-    var ran: [String] { calls.withLock { $0 } }
+    var ran: [String] { recorder.calls.withLock { $0 } }
 
-    func clearCalls() { calls.withLock { $0.removeAll() } }
+    func clearCalls() { recorder.calls.withLock { $0.removeAll() } }
 
     struct Flaky: Decodable, Sendable {
         /// Attempts that fail before one succeeds.
@@ -33,25 +41,28 @@ final class RunnerFixture: Sendable {
         var description: String
     }
 
-    var registry: StepRegistry {
+    var registry: StepRegistry { Self.registry(recording: recorder) }
+
+    /// The test steps: `note`, `breakable`, `flaky`, `sleep`, `sleepSafely` (idempotent), plus `exec`.
+    static func registry(recording recorder: Recorder) -> StepRegistry {
         var registry = StepRegistry.standard
-        registry.register("note") { [self] context in
-            self.calls.withLock { $0.append(context.id) }
+        registry.register("note") { context in
+            recorder.calls.withLock { $0.append(context.id) }
         }
-        registry.register("breakable") { [self] context in
-            self.calls.withLock { $0.append(context.id) }
-            if self.broken.withLock({ $0.contains(context.id) }) { throw Failure(description: "\(context.id) is broken") }
+        registry.register("breakable") { context in
+            recorder.calls.withLock { $0.append(context.id) }
+            if recorder.broken.withLock({ $0.contains(context.id) }) { throw Failure(description: "\(context.id) is broken") }
         }
-        registry.register("flaky", parameters: Flaky.self) { [self] context in
-            self.calls.withLock { $0.append(context.attempt == 1 ? context.id : "\(context.id)#\(context.attempt)") }
+        registry.register("flaky", parameters: Flaky.self) { context in
+            recorder.calls.withLock { $0.append(context.attempt == 1 ? context.id : "\(context.id)#\(context.attempt)") }
             if context.attempt <= context.parameters.failures { throw Failure(description: "attempt \(context.attempt) failed") }
         }
-        registry.register("sleep", parameters: Sleep.self) { [self] context in
-            self.calls.withLock { $0.append(context.id) }
+        registry.register("sleep", parameters: Sleep.self) { context in
+            recorder.calls.withLock { $0.append(context.id) }
             try await Task.sleep(for: context.parameters.duration)
         }
-        registry.register("sleepSafely", parameters: Sleep.self, idempotent: true) { [self] context in
-            self.calls.withLock { $0.append(context.id) }
+        registry.register("sleepSafely", parameters: Sleep.self, idempotent: true) { context in
+            recorder.calls.withLock { $0.append(context.id) }
             try await Task.sleep(for: context.parameters.duration)
         }
         return registry

@@ -67,7 +67,7 @@ import Testing
               4: [breakable]
               5: [breakable]
             """)
-        fixture.broken.withLock { $0 = ["3/breakable"] }
+        fixture.breakSteps(["3/breakable"])
         let failed = try await fixture.run(manifest, to: "5")
         #expect(failed.outcome == .failed)
         #expect(fixture.ran == ["1/breakable", "2/breakable", "3/breakable"])
@@ -79,7 +79,7 @@ import Testing
         #expect(state.inProgress == nil)
 
         fixture.clearCalls()
-        fixture.broken.withLock { $0 = [] }
+        fixture.breakSteps([])
         let resumed = try await fixture.run(manifest, to: "5")
         #expect(resumed.outcome == .succeeded)
         #expect(fixture.ran == ["3/breakable", "4/breakable", "5/breakable"])
@@ -207,7 +207,7 @@ import Testing
     @Test func anInterruptedStepBlocksUntilResolved() async throws {
         let fixture = try RunnerFixture()
         let manifest = try fixture.manifest(Self.upgrade)
-        try await simulateCrash(in: fixture, during: "2.1/second", version: "2.0")
+        try await simulateCrash(in: fixture, during: "2.1/second", version: "2.0", completed: ["2.1/note"])
 
         let blocked = try await fixture.run(manifest, to: "2.1")
         #expect(blocked.outcome == .blocked)
@@ -228,7 +228,7 @@ import Testing
     @Test func resolveRetryRunsTheStepAgain() async throws {
         let fixture = try RunnerFixture()
         let manifest = try fixture.manifest(Self.upgrade)
-        try await simulateCrash(in: fixture, during: "2.1/second", version: "2.0")
+        try await simulateCrash(in: fixture, during: "2.1/second", version: "2.0", completed: ["2.1/note"])
         _ = try await fixture.runner().resolve("2.1/second", .retry)
         let report = try await fixture.run(manifest, to: "2.1")
         #expect(report.outcome == .succeeded)

@@ -57,6 +57,7 @@ struct ManifestDecoder {
             if let first = seen[threshold] {
                 error("threshold '\(text)' is the same version as '\(first.text)'", at: key.location,
                       notes: [.init("'\(first.text)' is defined here", at: first.location)])
+                _ = steps(value, threshold: threshold, thresholdText: text)  // still report its steps' errors
                 continue
             }
             if let previous = thresholds.last?.version, threshold < previous {

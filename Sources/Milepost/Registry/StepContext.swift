@@ -32,4 +32,11 @@ public struct StepContext<Parameters: Sendable>: Sendable {
 /// The parameter type of a step that takes none: any `with:` key is reported as unknown.
 public struct NoParameters: Decodable, Sendable, Hashable {
     public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        // Asking for a keyed container is what lets the manifest decoder report every key as unknown.
+        _ = try decoder.container(keyedBy: NoKeys.self)
+    }
+
+    private enum NoKeys: CodingKey {}
 }

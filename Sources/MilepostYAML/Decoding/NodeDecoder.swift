@@ -89,12 +89,12 @@ final class KeyUsage {
     func unrequestedKey(near name: String) -> YAMLNode? {
         mapping.pairs.lazy.map(\.key).first { key in
             guard let text = key.scalar, !requestedSet.contains(text) else { return false }
-            return EditDistance.suggestion(for: text, among: [name]) != nil
+            return NameSuggestion.closest(to: text, among: [name]) != nil
         }
     }
 
     func unknownKeyError(_ key: YAMLNode) -> YAMLError {
-        let suggestion = EditDistance.suggestion(for: key.scalar ?? "", among: requested)
+        let suggestion = NameSuggestion.closest(to: key.scalar ?? "", among: requested)
         return DecodingProblem.unknownKey(key, suggestion: suggestion, at: path)
     }
 }
