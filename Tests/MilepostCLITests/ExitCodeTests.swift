@@ -39,10 +39,11 @@ import Testing
 
     @Test func twoWhenAKilledStepNeedsResolving() throws {
         let work = try WorkDirectory()
-        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'touch started; sleep 30']}\n", to: "milepost.yaml")
+        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n", to: "milepost.yaml")
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
         for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
         kill(process.processIdentifier, SIGKILL)
+        work.killOrphanedStep()
         _ = MilepostBinary.finish(process, stdout, stderr)
         let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "1s")
         #expect(result.status == 2, "\(result.stderr)")
@@ -101,10 +102,11 @@ import Testing
 
     @Test func seventyFiveWhenTheLockIsHeld() throws {
         let work = try WorkDirectory()
-        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'touch started; sleep 30']}\n", to: "milepost.yaml")
+        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n", to: "milepost.yaml")
         let (holder, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
         defer {
             kill(holder.processIdentifier, SIGKILL)
+            work.killOrphanedStep()
             _ = MilepostBinary.finish(holder, stdout, stderr)
         }
         for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
@@ -116,7 +118,7 @@ import Testing
     @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
     func signalsInterruptTheStep(signal: Int32, expected: Int32) throws {
         let work = try WorkDirectory()
-        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'touch started; sleep 30']}\n  2: [{name: exec, with: {command: [touch, second]}}]\n", to: "milepost.yaml")
+        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n  2: [{name: exec, with: {command: [touch, second]}}]\n", to: "milepost.yaml")
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "2", "--termination-grace", "5s"])
         for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
         kill(process.processIdentifier, signal)

@@ -82,4 +82,10 @@ final class WorkDirectory: Sendable {
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path + "/" + name) }
 
     var milepost: MilepostBinary { MilepostBinary(directory: path) }
+
+    /// Kills the step process whose pid a test step wrote to `step.pid` (left behind by a kill -9 of milepost).
+    func killOrphanedStep() {
+        guard let text = try? read("step.pid"), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
+        kill(pid, SIGKILL)
+    }
 }

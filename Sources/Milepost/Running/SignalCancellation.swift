@@ -6,18 +6,27 @@ import Synchronization
 /// interruption and releases its lock instead of dying mid-write. Works when the process is PID 1.
 public enum SignalCancellation {
     /// Runs `body` in a task that SIGINT/SIGTERM cancel. Returns its result and the first signal
-    /// received, if any (exit with 128 + signal).
+    /// received, if any (exit with 128 + signal). The handlers are in place before `body` starts,
+    /// so before it can take a store's lock.
     public static func run<Value: Sendable>(
         _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> (value: Value, signal: Int32?) {
-        let received = Mutex<Int32?>(nil)
-        let task = Task { try await body() }
-        let trap = SignalTrap.install([SIGINT, SIGTERM]) { signal in
-            received.withLock { $0 = $0 ?? signal }
-            task.cancel()
+        let state = Mutex<(signal: Int32?, task: Task<Value, any Error>?)>((nil, nil))
+        let trap = try SignalTrap([SIGINT, SIGTERM]) { signal in
+            let task = state.withLock { current in
+                current.signal = current.signal ?? signal
+                return current.task
+            }
+            task?.cancel()
         }
         defer { trap.uninstall() }
+        let task = Task { try await body() }
+        let signalledEarly = state.withLock { current in
+            current.task = task
+            return current.signal != nil
+        }
+        if signalledEarly { task.cancel() }
         let value = try await task.value
-        return (value, received.withLock { $0 })
+        return (value, state.withLock { $0.signal })
     }
 }

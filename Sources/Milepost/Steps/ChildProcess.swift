@@ -1,4 +1,5 @@
-// CONTRACT STUB — implemented by the exec work package.
+import Glibc
+
 /// Runs a program in its own process group and waits for it without blocking the cooperative pool.
 struct ChildProcess {
     /// How a child ended.
@@ -13,14 +14,64 @@ struct ChildProcess {
         var stderrTail: String
     }
 
+    /// Why a child could not be started; nothing ran.
+    enum SpawnError: Error, Equatable {
+        /// The program is missing, not executable, or could not be started (`errno` says why).
+        case program(String, errno: Int32)
+        /// The working directory is missing, not a directory, or not searchable.
+        case directory(String, errno: Int32)
+    }
+
     /// Spawns `arguments[0]` (looked up in PATH when it has no slash) with `arguments`,
     /// `environment` as its whole environment, in `directory`. Its stdout goes to our stderr;
     /// its stderr is copied to our stderr and its tail kept. On task cancellation the child's
     /// process group gets SIGTERM, then SIGKILL after `killGrace`, and this throws `CancellationError`.
+    ///
+    /// A task already cancelled spawns nothing. The PATH searched is `environment["PATH"]`, else ours.
+    /// Once the child has exited, this waits up to a second more for its stderr to close, then
+    /// returns even if processes it left behind still hold it (their output is still copied).
+    /// - throws: `SpawnError` when the child cannot be started, `CancellationError` when cancelled.
     static func run(
         _ arguments: [String], environment: [String: String], directory: String,
         killGrace: Duration, stderrTailBytes: Int = 4096
     ) async throws -> Result {
-        fatalError("unimplemented")
+        try Task.checkCancellation()
+        let stderr = try Spawn.pipe(for: arguments.first ?? "")
+        let pid: pid_t
+        do {
+            defer { close(stderr.write) }
+            pid = try Spawn.launch(arguments, environment: environment, directory: directory, stderr: stderr.write)
+        } catch {
+            close(stderr.read)
+            throw error
+        }
+        let watch = ChildWatch(pid: pid, stderr: stderr.read, tailLimit: stderrTailBytes)
+        return try await withTaskCancellationHandler {
+            try await watch.result()
+        } onCancel: {
+            watch.cancel(killGrace: killGrace)
+        }
+    }
+}
+
+extension ChildProcess.Termination: CustomStringConvertible {
+    /// `exit status 3`, `signal 9 (Killed)`.
+    var description: String {
+        switch self {
+        case .exited(let status): "exit status \(status)"
+        case .signalled(let signal): "signal \(signal) (\(String(cString: strsignal(signal))))"
+        }
+    }
+}
+
+extension ChildProcess.SpawnError: CustomStringConvertible {
+    /// `cannot run 'nope': No such file or directory`.
+    var description: String {
+        switch self {
+        case .program(let program, let code):
+            "cannot run '\(program)': \(String(cString: strerror(code)))"
+        case .directory(let directory, let code):
+            "cannot run in directory '\(directory)': \(String(cString: strerror(code)))"
+        }
     }
 }

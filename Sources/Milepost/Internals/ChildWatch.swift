@@ -1,0 +1,144 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// Watches a spawned child from two dedicated threads, so the cooperative pool never blocks:
+/// one copies the child's stderr to ours and keeps its tail, the other reaps the child.
+///
+/// The child's process group is signalled only while the leader is unreaped: the zombie keeps
+/// its pid, and so the group id, from being recycled.
+final class ChildWatch: Sendable {
+    /// How long to wait, after the leader exited, for the rest of its stderr: a background
+    /// process that inherited the pipe may hold it open indefinitely.
+    private static let outputGrace: Duration = .seconds(1)
+
+    private struct State {
+        var continuation: CheckedContinuation<ChildProcess.Result, any Error>?
+        var outcome: Result<ChildProcess.Result, any Error>?
+        var tail: [UInt8] = []
+        var reaped = false
+        /// Set by `cancel`: when the group gets SIGKILL if the leader is still unreaped.
+        var killDeadline: DispatchTime?
+    }
+
+    private let pid: pid_t
+    private let tailLimit: Int
+    private let state = Mutex(State())
+    private let endOfOutput = DispatchSemaphore(value: 0)
+
+    /// Starts watching `pid`, reading its stderr from `stderr` (which the watch closes).
+    init(pid: pid_t, stderr: Int32, tailLimit: Int) {
+        self.pid = pid
+        self.tailLimit = max(0, tailLimit)
+        Thread { self.copyOutput(from: stderr) }.start()
+        Thread { self.reap() }.start()
+    }
+
+    /// Waits for the child (call once); throws `CancellationError` if `cancel` came first.
+    func result() async throws -> ChildProcess.Result {
+        try await withCheckedThrowingContinuation { continuation in
+            let outcome = state.withLock { state in
+                if state.outcome == nil { state.continuation = continuation }
+                return state.outcome
+            }
+            if let outcome { continuation.resume(with: outcome) }
+        }
+    }
+
+    /// Sends SIGTERM to the child's process group now and SIGKILL after `killGrace`,
+    /// unless the child has been reaped by then.
+    func cancel(killGrace: Duration) {
+        let deadline = Self.deadline(after: killGrace)
+        let first = state.withLock { state in
+            guard state.killDeadline == nil, !state.reaped else { return false }
+            state.killDeadline = deadline
+            return true
+        }
+        guard first else { return }
+        signalGroup(SIGTERM)
+        DispatchQueue.global().asyncAfter(deadline: deadline) { self.signalGroup(SIGKILL) }
+    }
+
+    private func signalGroup(_ signal: Int32) {
+        state.withLock { state in
+            if !state.reaped { _ = kill(-pid, signal) }
+        }
+    }
+
+    private func copyOutput(from descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            let chunk = buffer[..<count]
+            Self.writeAll(chunk, to: 2)
+            state.withLock { state in
+                state.tail.append(contentsOf: chunk)
+                if state.tail.count > tailLimit { state.tail.removeFirst(state.tail.count - tailLimit) }
+            }
+        }
+        close(descriptor)
+        endOfOutput.signal()
+    }
+
+    private func reap() {
+        _ = wait(WNOWAIT)  // The leader has exited; as a zombie it still holds its pid.
+        let killDeadline = state.withLock { $0.killDeadline }
+        let outputDeadline = killDeadline ?? Self.deadline(after: Self.outputGrace)
+        if endOfOutput.wait(timeout: outputDeadline) == .timedOut, killDeadline != nil {
+            signalGroup(SIGKILL)  // Cancelled, and the rest of the group outlived the grace.
+        }
+        let (continuation, outcome) = state.withLock { state in
+            let termination = wait(0)
+            state.reaped = true
+            let outcome: Result<ChildProcess.Result, any Error> =
+                state.killDeadline != nil
+                ? .failure(CancellationError())
+                : .success(ChildProcess.Result(termination: termination, stderrTail: Self.text(state.tail)))
+            defer { state.continuation = nil }
+            state.outcome = outcome
+            return (state.continuation, outcome)
+        }
+        continuation?.resume(with: outcome)
+    }
+
+    /// `waitid` for the leader's exit, with extra `options`; `.exited(-1)` if its status is
+    /// lost (SIGCHLD ignored, so the kernel reaped it).
+    private func wait(_ options: Int32) -> ChildProcess.Termination {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | options) != 0 {
+            guard errno == EINTR else { return .exited(-1) }
+        }
+        let status = info._sifields._sigchld.si_status
+        return info.si_code == CLD_EXITED ? .exited(status) : .signalled(status)
+    }
+
+    /// The tail as text: a character cut at the front is dropped, invalid UTF-8 replaced,
+    /// surrounding whitespace trimmed.
+    private static func text(_ tail: [UInt8]) -> String {
+        let whole = tail.drop { $0 & 0xC0 == 0x80 }
+        return String(decoding: whole, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) {
+        var rest = bytes
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                rest = rest.dropFirst(written)
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return  // Our stderr is gone; keep reading so the child never blocks.
+            }
+        }
+    }
+
+    private static func deadline(after duration: Duration) -> DispatchTime {
+        let (seconds, attoseconds) = duration.components
+        guard seconds < 1_000_000_000 else { return .distantFuture }
+        return .now() + .nanoseconds(Int(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)))
+    }
+}

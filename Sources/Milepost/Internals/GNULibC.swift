@@ -1,0 +1,27 @@
+import Glibc
+
+/// glibc functions that Swift's Glibc module does not import (they need `_GNU_SOURCE`),
+/// resolved with `dlsym` and called with their C signatures.
+enum GNULibC {
+    /// `pipe2(2)`.
+    static func pipe2(_ descriptors: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32 {
+        typealias Function = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+        return unsafeBitCast(symbol("pipe2"), to: Function.self)(descriptors, flags)
+    }
+
+    /// `posix_spawn_file_actions_addchdir_np(3)` (glibc 2.29).
+    static func posixSpawnFileActionsAddChdir(
+        _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
+    ) -> Int32 {
+        typealias Function = @convention(c) (
+            UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+        ) -> Int32
+        return unsafeBitCast(symbol("posix_spawn_file_actions_addchdir_np"), to: Function.self)(actions, path)
+    }
+
+    private static func symbol(_ name: String) -> UnsafeMutableRawPointer {
+        // A nil handle is RTLD_DEFAULT: search every loaded object.
+        guard let address = dlsym(nil, name) else { preconditionFailure("this C library has no \(name)") }
+        return address
+    }
+}

@@ -1,0 +1,103 @@
+import Glibc
+
+/// `posix_spawn` of a child that leads its own process group, with stdin from /dev/null,
+/// stdout onto our stderr and stderr onto a descriptor of ours.
+enum Spawn {
+    /// Starts `arguments[0]` and returns its pid, which is also its process group id.
+    ///
+    /// A program name without a slash is searched in the PATH of `environment` (ours when it has
+    /// none) as `execvp` does: entries that lack it or cannot execute it are skipped.
+    /// - throws: `ChildProcess.SpawnError`.
+    static func launch(
+        _ arguments: [String], environment: [String: String], directory: String, stderr: Int32
+    ) throws -> pid_t {
+        let program = arguments.first ?? ""
+        guard !program.isEmpty else { throw ChildProcess.SpawnError.program(program, errno: ENOENT) }
+        try checkDirectory(directory)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let actionResults = [
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
+            posix_spawn_file_actions_adddup2(&actions, 2, 1),
+            posix_spawn_file_actions_adddup2(&actions, stderr, 2),
+            GNULibC.posixSpawnFileActionsAddChdir(&actions, directory),
+        ]
+        if let failure = actionResults.first(where: { $0 != 0 }) {
+            throw ChildProcess.SpawnError.program(program, errno: failure)
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The parent may block or ignore these (see `SignalTrap`); the child starts afresh.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        for signal in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaultSignals, signal) }
+        let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        let attributeResults = [
+            posix_spawnattr_setpgroup(&attributes, 0),
+            posix_spawnattr_setsigmask(&attributes, &noSignals),
+            posix_spawnattr_setsigdefault(&attributes, &defaultSignals),
+            posix_spawnattr_setflags(&attributes, Int16(flags)),
+        ]
+        if let failure = attributeResults.first(where: { $0 != 0 }) {
+            throw ChildProcess.SpawnError.program(program, errno: failure)
+        }
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+
+        var denied = false
+        for path in candidates(for: program, searchPath: environment["PATH"]) {
+            var pid: pid_t = 0
+            let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+            switch result {
+            case 0: return pid
+            case ENOENT, ENOTDIR: continue
+            case EACCES: denied = true
+            default: throw ChildProcess.SpawnError.program(program, errno: result)
+            }
+        }
+        throw ChildProcess.SpawnError.program(program, errno: denied ? EACCES : ENOENT)
+    }
+
+    /// A pipe for the child's stderr: both ends close on exec, so no other child inherits them.
+    /// - throws: `ChildProcess.SpawnError` naming `program`.
+    static func pipe(for program: String) throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [-1, -1]
+        guard GNULibC.pipe2(&descriptors, O_CLOEXEC) == 0 else {
+            throw ChildProcess.SpawnError.program(program, errno: errno)
+        }
+        return (descriptors[0], descriptors[1])
+    }
+
+    /// Paths to try for `program`: itself when it has a slash, else one per `searchPath` entry
+    /// (an empty entry is the child's working directory).
+    private static func candidates(for program: String, searchPath: String?) -> [String] {
+        if program.contains("/") { return [program] }
+        let searchPath = searchPath ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        return searchPath.split(separator: ":", omittingEmptySubsequences: false).map {
+            $0.isEmpty ? program : "\($0)/\(program)"
+        }
+    }
+
+    /// Tells a bad working directory apart from a missing program, which `posix_spawn`
+    /// reports with the same errno.
+    private static func checkDirectory(_ directory: String) throws {
+        var status = stat()
+        if stat(directory, &status) != 0 {
+            throw ChildProcess.SpawnError.directory(directory, errno: errno)
+        }
+        if status.st_mode & S_IFMT != S_IFDIR {
+            throw ChildProcess.SpawnError.directory(directory, errno: ENOTDIR)
+        }
+        if access(directory, X_OK) != 0 {
+            throw ChildProcess.SpawnError.directory(directory, errno: errno)
+        }
+    }
+}
