@@ -11,9 +11,12 @@ struct MilepostCommand: AsyncParsableCommand {
             checkpoint per step and a journal of every run.
 
             Exit codes: 0 ok or nothing to do, 1 a step failed, 2 an interrupted step needs \
-            `resolve`, 3 downgrade refused, 64 usage, 65 invalid manifest, 66 manifest not found, \
-            69 store unreachable, 74 state or journal I/O error, 75 lock not acquired in time, \
-            130/143 interrupted by SIGINT/SIGTERM.
+            `resolve`, 3 downgrade refused, 4 `status --check` found pending steps, 64 usage, 65 \
+            invalid manifest (or a warning under `validate --strict`), 66 manifest not found, 69 store \
+            unreachable, 74 state or journal I/O error, 75 lock not acquired in time, 130/143 \
+            interrupted by SIGINT/SIGTERM.
+
+            Shell completion: milepost --generate-completion-script bash|zsh|fish
             """,
         subcommands: [
             Validate.self, PlanCommand.self, Run.self, Status.self, History.self, Steps.self, Baseline.self,

@@ -18,6 +18,9 @@ public struct StatusReport: Sendable {
         public let outcome: String?
         public let host: String?
         public let pid: Int32?
+        /// The versions the run went from and to, as its `run-started` record gives them.
+        public let from: String?
+        public let to: String?
     }
 
     public let store: String
@@ -27,6 +30,14 @@ public struct StatusReport: Sendable {
     /// With a manifest: the plan to the target (or to the stored version when no target is given).
     public let plan: Plan?
     public let drift: [Drift]
+
+    /// The step in progress when its run still holds the lock: it is running right now.
+    public var running: InProgressStep? {
+        guard let step = state?.inProgress, let lockHolder, lockHolder.run == step.run else { return nil }
+        return step
+    }
+    /// The step in progress whose run is gone (killed, power loss): it needs `resolve` unless idempotent.
+    public var interrupted: InProgressStep? { running == nil ? state?.inProgress : nil }
 
     /// Steps added at or below the stored version that never ran: they never will.
     public var neverRun: [Plan.Entry] { plan?.entries.filter { $0.status == .skipped } ?? [] }
@@ -62,6 +73,6 @@ extension Runner {
         let finished = journal.last { $0.run == last.run && $0.event == .runFinished }
         return .init(
             run: last.run, started: last.time, finished: finished?.time, outcome: finished?.outcome, host: last.host,
-            pid: last.pid)
+            pid: last.pid, from: last.from, to: last.to)
     }
 }

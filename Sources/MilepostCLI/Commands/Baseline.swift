@@ -7,7 +7,10 @@ extension MilepostCommand {
             abstract: "Record VERSION as reached without running anything (steps at or below it never run).",
             discussion: """
                 For a host that already has the effects of earlier steps. Refuses a store that already has \
-                a state unless --force. Example: milepost baseline 2.1 --store /var/lib/app/milepost
+                a state unless --force.
+
+                Example:
+                  milepost baseline 2.1 --store /var/lib/app/milepost
                 """)
 
         @Argument(help: "The version to record.") var version: Version

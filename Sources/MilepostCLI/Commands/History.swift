@@ -5,17 +5,22 @@ extension MilepostCommand {
     struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the journal: every run and step, newest last.",
-            discussion: "Example: milepost history --limit 20")
+            discussion: """
+                A table of time, run, event, step, attempt, duration and result. Writes nothing.
+
+                Examples:
+                  milepost history --limit 20
+                  milepost history --run 3fa2c01b9d4e --format json
+                """)
 
         @OptionGroup var store: StoreOptions
         @Option(help: "Show at most the last N records.") var limit: Int?
         @Option(help: ArgumentHelp("Show only the records of this run.", valueName: "run-id")) var run: String?
-        @Option(help: "text or json.") var format: OutputFormat = .text
+        @Option(help: "How to print the result.") var format: OutputFormat = .text
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit takes a positive number") }
-            if format == .github { throw ValidationError("history prints text or json") }
         }
 
         func run() async throws {

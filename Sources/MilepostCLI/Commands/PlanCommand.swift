@@ -7,8 +7,13 @@ extension MilepostCommand {
             commandName: "plan",
             abstract: "Show which steps a run to --to would run, and why the others would not. Writes nothing.",
             discussion: """
-                With --from it needs no store at all: "what runs for a host upgrading from 2.0 to 2.7?"
-                Example (CI): milepost plan --manifest manifests/app.yaml --from 2.0 --to 2.7 --format json
+                Each step gets its status and the reason: pending, completed, above-target, skipped (at \
+                or below the stored version: it will never run) or interrupted. With --from it needs no \
+                store at all: "what runs for a host upgrading from 2.0 to 2.7?"
+
+                Examples:
+                  milepost plan --to 2.7
+                  milepost plan --manifest app.yaml --from 2.0 --to 2.7 --format json   # CI
                 """)
 
         @OptionGroup var manifest: ManifestOptions
@@ -16,12 +21,11 @@ extension MilepostCommand {
         @Option(help: ArgumentHelp("Plan from this version instead of the store's.", valueName: "version"))
         var from: Version?
         @OptionGroup var target: TargetOption
-        @Option(help: "text or json.") var format: OutputFormat = .text
+        @Option(help: "How to print the result.") var format: OutputFormat = .text
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
             if from != nil, store.store != nil { throw ValidationError("give either --store or --from, not both") }
-            if format == .github { throw ValidationError("plan prints text or json") }
         }
 
         func run() async throws {
@@ -36,7 +40,8 @@ extension MilepostCommand {
                 if format == .json {
                     try JSONOutput.print(PlanDocument(plan, manifest: loaded))
                 } else {
-                    Terminal.out(PlanText.render(plan, app: loaded.app, colored: Terminal.stdoutIsTTY))
+                    let hint = CommandHint(store: store.store, manifest: manifest.manifest)
+                    Terminal.out(PlanText.render(plan, app: loaded.app, hint: hint, colored: Terminal.stdoutIsTTY))
                 }
             }
         }

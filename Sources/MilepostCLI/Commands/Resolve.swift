@@ -7,7 +7,11 @@ extension MilepostCommand {
             abstract: "Clear an interrupted or failed step by hand.",
             discussion: """
                 --done records it as completed (you finished or undid its work yourself); --retry lets the \
-                next run run it again. Example: milepost resolve 2.7/compactDailys --retry
+                next run run it again. `milepost status` names the step and prints these commands.
+
+                Examples:
+                  milepost resolve 2.7/compactDailys --done
+                  milepost resolve 2.7/compactDailys --retry
                 """)
 
         @Argument(help: ArgumentHelp("The step id, THRESHOLD/ID.", valueName: "id")) var id: String

@@ -8,8 +8,12 @@ extension MilepostCommand {
             discussion: """
                 When the store is already at --to this reads only the state and exits 0: safe and fast as a \
                 pre-start hook. Runners on one store take turns (--lock-timeout); SIGINT/SIGTERM stop the \
-                current step, journal it as interrupted and exit 130/143.
-                Example (systemd): ExecStartPre=/usr/local/bin/milepost run --manifest /etc/app/milepost.yaml --to 2.7
+                current step, journal it as interrupted and exit 130/143. Progress goes to stderr; when \
+                stderr is not a terminal a long step prints a "still running" line every 10 s.
+
+                Examples:
+                  milepost run --to 2.7 --dry-run
+                  milepost run --manifest /etc/app/milepost.yaml --to 2.7 && exec app
                 """)
 
         @OptionGroup var manifest: ManifestOptions
@@ -21,12 +25,8 @@ extension MilepostCommand {
         var terminationGrace = DurationArgument(.seconds(25))
         @Flag(help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
         var allowDowngrade = false
-        @Option(help: "text or json.") var format: OutputFormat = .text
+        @Option(help: "How to print the result.") var format: OutputFormat = .text
         @OptionGroup var logging: LoggingOptions
-
-        func validate() throws {
-            if format == .github { throw ValidationError("run prints text or json") }
-        }
 
         func run() async throws {
             try await reportingFailures {
@@ -36,8 +36,10 @@ extension MilepostCommand {
                 options.allowDowngrade = allowDowngrade
                 options.lockTimeout = lockTimeout.duration
                 options.terminationGrace = terminationGrace.duration
-                let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY)
+                let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY)
                 if format == .text { options.onProgress = progress.handle }
+                let ticker = format == .text ? Task { await progress.tick() } : nil
+                defer { ticker?.cancel() }
                 let runner = Runner(store: try store.open(), options: options, logger: logging.makeLogger())
                 let manifest = manifest
                 let (report, signal) = try await SignalCancellation.run {
@@ -47,7 +49,7 @@ extension MilepostCommand {
                 if format == .json {
                     try JSONOutput.print(RunDocument(report, exitCode: exitCode, signal: signal))
                 } else {
-                    progress.summarize(report)
+                    progress.summarize(report, hint: CommandHint(store: store.store, manifest: manifest.manifest))
                 }
                 if exitCode != 0 { throw ExitCode(exitCode) }
             }

@@ -3,33 +3,48 @@ import Milepost
 
 extension MilepostCommand {
     struct Status: AsyncParsableCommand {
+        /// The exit code of `status --check` when something is pending for --to.
+        static let notReady: Int32 = 4
+
         static let configuration = CommandConfiguration(
-            abstract: "Show the stored version, the last run, the lock, and what is pending, drifted or never ran.",
+            abstract: "Show what happened on this store and what to type next. Writes nothing.",
             discussion: """
-                Reads the manifest when --manifest is given or milepost.yaml exists. Writes nothing.
-                Example: milepost status --store /var/lib/app/milepost --to 2.7
+                Shows the stored version, the last run (when, result, by whom), the lock holder, an \
+                interrupted or failed step with the commands that clear it, and — with a manifest — the \
+                steps pending for --to, drift and steps that will never run. Reads the manifest when \
+                --manifest is given or milepost.yaml exists.
+
+                --check makes it a gate for readiness probes and deploy pipelines: exit 0 when nothing \
+                is pending for --to, exit \(notReady) when something is (a step to run, a failed or \
+                interrupted step). It needs the manifest and --to.
+
+                Examples:
+                  milepost status --store /var/lib/app/milepost --to 2.7
+                  milepost status --check --to "$APP_VERSION" >/dev/null   # readiness probe
                 """)
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var manifest: ManifestOptions
         @OptionGroup var target: TargetOption
-        @Option(help: "text or json.") var format: OutputFormat = .text
+        @Flag(help: "Exit \(notReady) unless nothing is pending for --to.") var check = false
+        @Option(help: "How to print the result.") var format: OutputFormat = .text
         @OptionGroup var logging: LoggingOptions
-
-        func validate() throws {
-            if format == .github { throw ValidationError("status prints text or json") }
-        }
 
         func run() async throws {
             try await reportingFailures {
-                let loaded = manifest.isAvailable ? try manifest.load() : nil
+                let target: Version? = check ? try target.required() : try target.resolved()
+                let loaded = check || manifest.isAvailable ? try manifest.load() : nil
                 let runner = Runner(store: try store.open(), logger: logging.makeLogger())
-                let report = try await runner.status(manifest: loaded, to: try target.resolved())
+                let report = try await runner.status(manifest: loaded, to: target)
+                let hint = CommandHint(store: store.store, manifest: manifest.manifest)
+                let advice = StatusAdvice(report, hint: hint, target: target)
+                let app = report.state?.app ?? loaded?.app
                 if format == .json {
-                    try JSONOutput.print(StatusDocument(report))
+                    try JSONOutput.print(StatusDocument(report, app: app, advice: advice))
                 } else {
-                    Terminal.out(StatusText.render(report, colored: Terminal.stdoutIsTTY))
+                    Terminal.out(StatusText.render(report, app: app, advice: advice, colored: Terminal.stdoutIsTTY))
                 }
+                if check, !report.pending.isEmpty { throw ExitCode(Self.notReady) }
             }
         }
     }

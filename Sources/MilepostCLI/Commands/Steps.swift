@@ -5,13 +5,13 @@ extension MilepostCommand {
     struct Steps: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the steps this binary knows, with their parameters.",
-            discussion: "Example: milepost steps --format json")
+            discussion: """
+                Examples:
+                  milepost steps
+                  milepost steps --format json
+                """)
 
-        @Option(help: "text or json.") var format: OutputFormat = .text
-
-        func validate() throws {
-            if format == .github { throw ValidationError("steps prints text or json") }
-        }
+        @Option(help: "How to print the result.") var format: OutputFormat = .text
 
         func run() async throws {
             let definitions = CommandContext.registry.all

@@ -6,44 +6,66 @@ extension MilepostCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a manifest: YAML, versions, step names and their parameters. Writes nothing.",
             discussion: """
-                Reports every problem at once, compiler-style, and exits 65 when there is any error.
-                Example (CI): milepost validate --manifest manifests/app.yaml --format github
+                Reports every problem at once, compiler-style, and exits 65 when there is any error. \
+                --strict also warns about registered steps the manifest never uses, and exits 65 on \
+                warnings too.
+
+                Examples:
+                  milepost validate --manifest manifests/app.yaml
+                  milepost validate --manifest app.yaml --strict --format github   # in CI
                 """)
 
         @OptionGroup var manifest: ManifestOptions
-        @Option(help: "text, json, or github (workflow annotations).") var format: OutputFormat = .text
+        @Flag(help: "Warn about registered steps the manifest never uses; fail (65) on any warning.")
+        var strict = false
+        @Option(help: "How to print the findings: github prints workflow annotations.")
+        var format: DiagnosticFormat = .text
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
             try await reportingFailures {
-                let diagnostics: [Diagnostic]
+                var diagnostics: [Diagnostic]
                 let source: ManifestSource
                 var stepCount = 0
                 do {
                     let loaded = try manifest.load()
                     (diagnostics, source, stepCount) = (loaded.warnings, loaded.source, loaded.steps.count)
+                    if strict { diagnostics += Self.unusedSteps(by: loaded, in: CommandContext.registry) }
                 } catch ManifestError.invalid(let found, let foundSource) {
                     (diagnostics, source) = (found, foundSource)
                 }
-                let errors = diagnostics.filter { $0.severity == .error }
+                let failing = diagnostics.filter { $0.severity == .error || strict }
+                let errorCount = diagnostics.count { $0.severity == .error }
                 switch format {
                 case .json:
                     try JSONOutput.print(ValidateDocument(
-                        manifest: source.path, valid: errors.isEmpty, steps: stepCount,
+                        manifest: source.path, valid: failing.isEmpty, strict: strict, steps: stepCount,
                         diagnostics: diagnostics.map(DiagnosticDocument.init)))
                 case .github:
                     for diagnostic in diagnostics { Terminal.out(DiagnosticRenderer.github(diagnostic)) }
                 case .text:
                     let renderer = DiagnosticRenderer(source: source, colored: Terminal.stderrIsTTY)
                     for diagnostic in diagnostics { Terminal.err(renderer.render(diagnostic)) }
-                    if errors.isEmpty {
-                        Terminal.out("\(source.path): ok, \(counted(stepCount, "step"))"
-                            + (diagnostics.isEmpty ? "" : ", \(counted(diagnostics.count, "warning"))"))
+                    let warnings = diagnostics.count - errorCount
+                    let warned = warnings == 0 ? "" : ", \(counted(warnings, "warning"))"
+                    if errorCount > 0 {
+                        Terminal.err("\(source.path): \(counted(errorCount, "error"))\(warned)")
+                    } else if !failing.isEmpty {
+                        Terminal.err("\(source.path): \(counted(stepCount, "step"))\(warned) (--strict fails on warnings)")
                     } else {
-                        Terminal.err("\(source.path): \(counted(errors.count, "error"))")
+                        Terminal.out("\(source.path): ok, \(counted(stepCount, "step"))\(warned)")
                     }
                 }
-                if !errors.isEmpty { throw ExitCode(65) }
+                if !failing.isEmpty { throw ExitCode(65) }
+            }
+        }
+
+        /// A file-level warning for each registered step that no step of `manifest` uses.
+        static func unusedSteps(by manifest: Manifest, in registry: StepRegistry) -> [Diagnostic] {
+            let used = Set(manifest.steps.map(\.name))
+            return registry.all.filter { !used.contains($0.name) }.map {
+                Diagnostic(.warning, "the registered step '\($0.name)' is not used by this manifest",
+                           file: manifest.source.path, at: nil)
             }
         }
     }

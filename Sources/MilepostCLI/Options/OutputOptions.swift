@@ -1,14 +1,19 @@
 public import ArgumentParser
 public import Logging
 
-/// The output format of a command.
+/// `--format` of the commands that print a report: text for people, one JSON document for machines.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+/// `--format` of `validate`: also GitHub Actions workflow annotations.
+enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, github
 }
 
 /// `--log-level`, shared by every command.
 struct LoggingOptions: ParsableArguments {
-    @Option(name: .long, help: "Log level for diagnostics on stderr: trace, debug, info, notice, warning, error, critical.")
+    @Option(name: .long, help: "Log level for diagnostics on stderr.")
     var logLevel: Logger.Level = .warning
 
     func makeLogger() -> Logger {

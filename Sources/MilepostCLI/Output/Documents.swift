@@ -8,7 +8,9 @@ struct ValidateDocument: Encodable {
     var format = JSONOutput.format
     var command = "validate"
     var manifest: String
+    /// No errors (and, with `--strict`, no warnings).
     var valid: Bool
+    var strict: Bool
     var steps: Int
     var diagnostics: [DiagnosticDocument]
 }
@@ -127,6 +129,8 @@ struct StatusDocument: Encodable {
         var outcome: String?
         var host: String?
         var pid: Int32?
+        var from: String?
+        var to: String?
     }
 
     struct Drift: Encodable {
@@ -143,31 +147,44 @@ struct StatusDocument: Encodable {
     var version: String?
     var updatedAt: String?
     var completed: Int
-    var inProgress: InProgressStep?
+    var verdict: String
+    var headline: String
+    var next: [String]
+    var running: InProgressStep?
+    var interrupted: InProgressStep?
     var failed: FailedStep?
     var lastRun: LastRun?
     var lockHolder: LockHolder?
     var to: String?
-    var pending: [String]
-    var drift: [Drift]
-    var neverRun: [String]
+    var pending: [String]?
+    var drift: [Drift]?
+    var neverRun: [String]?
 
-    init(_ report: StatusReport) {
+    init(_ report: StatusReport, app: String?, advice: StatusAdvice) {
         store = report.store
-        app = report.state?.app
+        self.app = app
         version = report.state?.version
         updatedAt = report.state?.updatedAt
         completed = report.state?.completed.count ?? 0
-        inProgress = report.state?.inProgress
+        verdict = advice.verdict.rawValue
+        headline = advice.headline
+        next = advice.next
+        running = report.running
+        interrupted = report.interrupted
         failed = report.state?.failed
         lastRun = report.lastRun.map {
-            LastRun(run: $0.run, started: $0.started, finished: $0.finished, outcome: $0.outcome, host: $0.host, pid: $0.pid)
+            LastRun(run: $0.run, started: $0.started, finished: $0.finished, outcome: $0.outcome, host: $0.host,
+                    pid: $0.pid, from: $0.from, to: $0.to)
         }
         lockHolder = report.lockHolder
-        to = report.plan?.to.text
-        pending = report.pending.map(\.id)
-        drift = report.drift.map { Drift(id: $0.id, ranAt: $0.ranAt, recordedFingerprint: $0.recorded, currentFingerprint: $0.current) }
-        neverRun = report.neverRun.map(\.step.id)
+        if let plan = report.plan {
+            to = plan.to.text
+            pending = report.pending.map(\.id)
+            drift = report.drift.map {
+                Drift(id: $0.id, ranAt: $0.ranAt, recordedFingerprint: $0.recorded, currentFingerprint: $0.current)
+            }
+            neverRun = report.neverRun.map(\.step.id)
+        }
     }
 }
 

@@ -5,11 +5,12 @@ enum HistoryText {
     static func render(_ records: [JournalRecord]) -> String {
         guard !records.isEmpty else { return "no runs recorded" }
         let rows = records.map { record -> [String] in
-            let detail = [record.outcome, record.error, record.from.map { "from \($0)" }, record.to.map { "to \($0)" }]
-                .compactMap { $0 }.joined(separator: " ")
+            let range = record.from.map { from in record.to.map { "\(from) → \($0)" } ?? "from \(from)" } ?? record.to.map { "to \($0)" }
+            let result = record.outcome.map { outcome in record.error.map { "\(outcome): \($0)" } ?? outcome } ?? record.error
+            let detail = [range, result].compactMap { $0 }.joined(separator: " ")
             return [
                 record.time, record.run, record.event.rawValue, record.step ?? "",
-                record.attempt.map { "#\($0)" } ?? "", record.durationMs.map { "\($0) ms" } ?? "", detail,
+                record.attempt.map { "#\($0)" } ?? "", record.durationMs.map { Elapsed.text(milliseconds: $0) } ?? "", detail,
             ]
         }
         let header = ["TIME", "RUN", "EVENT", "STEP", "TRY", "DURATION", "RESULT"]

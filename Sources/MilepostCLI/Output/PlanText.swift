@@ -2,7 +2,7 @@ import Milepost
 
 /// `milepost plan` for humans: one line per step with its status and reason.
 enum PlanText {
-    static func render(_ plan: Plan, app: String?, colored: Bool) -> String {
+    static func render(_ plan: Plan, app: String?, hint: CommandHint, colored: Bool) -> String {
         let origin = switch plan.origin {
         case .stored: "stored"
         case .baseline: "baseline, nothing stored yet"
@@ -20,6 +20,10 @@ enum PlanText {
             case .completed, .aboveTarget: .dim
             }
             lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(entry.reason)")
+        }
+        for entry in plan.entries where entry.status == .interrupted && !entry.step.idempotent {
+            lines.append("note: \(entry.step.id) is not idempotent: a run stops there (exit 2) until"
+                + " `\(hint.milepost("resolve", entry.step.id, "--done"))` or `--retry`")
         }
         return lines.joined(separator: "\n")
     }

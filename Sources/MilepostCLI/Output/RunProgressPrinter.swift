@@ -1,25 +1,71 @@
 import Milepost
+import Synchronization
 
-/// Human progress of `milepost run` on stderr: step i/n as it starts and ends, and a summary.
-struct RunProgressPrinter: Sendable {
-    var colored: Bool
+/// Human progress of `milepost run` on stderr: step i/n as it starts and ends, elapsed time while it
+/// runs, and a summary. On a terminal the running step's line ticks every second; elsewhere (CI logs,
+/// journald) a heartbeat line every `heartbeatInterval` shows the run is alive.
+final class RunProgressPrinter: Sendable {
+    /// How often a long step prints `still running` when stderr is not a terminal.
+    static let heartbeatInterval: Duration = .seconds(10)
+
+    private struct Current {
+        var label: String
+        var started: ContinuousClock.Instant
+        var lastPrinted: ContinuousClock.Instant
+    }
+
+    let colored: Bool
+    /// Stderr is a terminal: rewrite the running step's line instead of printing heartbeats.
+    let interactive: Bool
+    private let current = Mutex<Current?>(nil)
+
+    init(colored: Bool, interactive: Bool) {
+        self.colored = colored
+        self.interactive = interactive
+    }
 
     func handle(_ progress: RunProgress) {
         switch progress {
         case .stepStarted(let id, let index, let total, let attempt):
-            Terminal.err("[\(index)/\(total)] \(id)" + (attempt > 1 ? " (attempt \(attempt))" : "") + " …")
+            let label = "[\(index)/\(total)] \(id)" + (attempt > 1 ? " (attempt \(attempt))" : "")
+            let now = ContinuousClock.now
+            current.withLock { $0 = Current(label: label, started: now, lastPrinted: now) }
+            if interactive { Terminal.errPartial("\(label) …") } else { Terminal.err("\(label) …") }
         case .stepFinished(let result, let index, let total):
+            current.withLock { $0 = nil }
             let status = switch result.status {
             case .succeeded: Terminal.paint("ok", .green, colored: colored)
             case .failed: Terminal.paint("FAILED", .red, colored: colored)
             case .interrupted: Terminal.paint("INTERRUPTED", .red, colored: colored)
             }
-            Terminal.err("[\(index)/\(total)] \(result.id) \(status) in \(result.durationMs) ms"
+            Terminal.err((interactive ? Terminal.clearLine : "")
+                + "[\(index)/\(total)] \(result.id) \(status) in \(Elapsed.text(milliseconds: result.durationMs))"
                 + (result.error.map { ": \($0)" } ?? ""))
         }
     }
 
-    func summarize(_ report: RunReport) {
+    /// Until cancelled: every second, tick the running step's elapsed time (terminal) or print a
+    /// heartbeat when `heartbeatInterval` has passed since its last line (elsewhere).
+    func tick() async {
+        while (try? await Task.sleep(for: .seconds(1))) != nil {
+            let now = ContinuousClock.now
+            let line = current.withLock { step -> String? in
+                guard let running = step, interactive || now - running.lastPrinted >= Self.heartbeatInterval else { return nil }
+                step?.lastPrinted = now
+                return Self.heartbeat(running.label, elapsed: now - running.started)
+            }
+            guard let line else { continue }
+            if interactive { Terminal.errPartial(Terminal.clearLine + line) } else { Terminal.err(line) }
+        }
+    }
+
+    /// `[2/5] 2.7/compactDailys still running, 20.0 s`.
+    static func heartbeat(_ label: String, elapsed: Duration) -> String {
+        let milliseconds = Int(elapsed.components.seconds) * 1_000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return "\(label) still running, \(Elapsed.text(milliseconds: milliseconds))"
+    }
+
+    func summarize(_ report: RunReport, hint: CommandHint) {
         let app = report.app.map { "\($0) " } ?? ""
         switch report.outcome {
         case .upToDate:
@@ -35,14 +81,15 @@ struct RunProgressPrinter: Sendable {
             let id = report.interrupted?.id ?? "?"
             Terminal.err("milepost: step \(id) was interrupted"
                 + (report.interrupted.map { " (pid \($0.pid) on \($0.host) since \($0.since))" } ?? "")
-                + " and is not idempotent. If its work is complete: `milepost resolve \(id) --done`;"
-                + " to run it again: `milepost resolve \(id) --retry`.")
+                + " and is not idempotent. If its work is complete: `\(hint.milepost("resolve", id, "--done"))`;"
+                + " to run it again: `\(hint.milepost("resolve", id, "--retry"))`.")
         case .downgradeRefused:
             Terminal.err("milepost: refusing to go from \(report.from) down to \(report.to); pass --allow-downgrade to accept it")
         case .downgradeAllowed:
             Terminal.err("milepost: \(report.to) is below the stored \(report.from); allowed, nothing changed")
         case .interrupted:
-            Terminal.err("milepost: interrupted; the current step is recorded as interrupted and the lock released")
+            Terminal.err("milepost: interrupted; the current step is recorded as interrupted and the lock released."
+                + " `\(hint.milepost("status"))` shows what to do next.")
         case .dryRun:
             let pending = report.plan?.pending ?? []
             Terminal.err("milepost: dry run \(report.from) → \(report.to): \(counted(pending.count, "step")) would run")

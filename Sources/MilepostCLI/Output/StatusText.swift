@@ -1,51 +1,64 @@
+import Foundation
 import Milepost
 
-/// `milepost status` for humans: what happened, and what to type next.
+/// `milepost status` for humans: the verdict first, then the facts, then what to type next.
 enum StatusText {
-    static func render(_ report: StatusReport, colored: Bool) -> String {
-        var lines: [String] = []
-        guard let state = report.state else {
-            lines.append("store:    \(report.store) (empty: nothing has run yet)")
-            appendPlan(report, to: &lines, colored: colored)
-            return lines.joined(separator: "\n")
+    static func render(
+        _ report: StatusReport, app: String?, advice: StatusAdvice, colored: Bool, now: Date = Date()
+    ) -> String {
+        let style: Terminal.Style = switch advice.verdict {
+        case .ok: .green
+        case .pending, .running, .empty: .yellow
+        case .failed, .interrupted: .red
         }
-        lines.append("store:    \(report.store)")
-        if let app = state.app { lines.append("app:      \(app)") }
-        lines.append("version:  \(state.version) (updated \(state.updatedAt), \(counted(state.completed.count, "step")) completed)")
-        if let last = report.lastRun {
-            let result = last.outcome ?? "did not finish (killed?)"
-            lines.append("last run: \(last.run) started \(last.started) on \(last.host ?? "?") pid \(last.pid.map(String.init) ?? "?"): \(result)")
+        var lines = [(app.map { "\($0): " } ?? "") + Terminal.paint(advice.verdict.rawValue.uppercased(), style, colored: colored)
+            + " " + advice.headline]
+        func field(_ label: String, _ value: String, _ labelStyle: Terminal.Style? = nil) {
+            let padded = label.padding(12)
+            lines.append("  " + (labelStyle.map { Terminal.paint(padded, $0, colored: colored) } ?? padded) + value)
         }
-        if let holder = report.lockHolder {
-            lines.append("lock:     held by \(holder)")
-        }
-        if let running = state.inProgress {
-            lines.append(Terminal.paint("interrupted: \(running.id)", .red, colored: colored)
-                + " (attempt \(running.attempt), pid \(running.pid) on \(running.host) since \(running.since))")
-            lines.append("  next: if its work is complete, `milepost resolve \(running.id) --done`;"
-                + " to run it again, `milepost resolve \(running.id) --retry`")
-        }
-        if let failed = state.failed {
-            lines.append(Terminal.paint("failed: \(failed.id)", .red, colored: colored) + " at \(failed.at): \(failed.error)")
-            lines.append("  next: fix the cause and run again (it resumes at this step), or `milepost resolve \(failed.id) --done`")
-        }
-        appendPlan(report, to: &lines, colored: colored)
-        return lines.joined(separator: "\n")
-    }
+        func when(_ timestamp: String) -> String { Elapsed.age(of: timestamp, now: now).map { "\(timestamp) (\($0))" } ?? timestamp }
 
-    private static func appendPlan(_ report: StatusReport, to lines: inout [String], colored: Bool) {
-        guard let plan = report.plan else {
-            lines.append("(no manifest: pass --manifest to see pending steps and drift)")
-            return
+        field("store", report.store)
+        if let state = report.state {
+            field("version", "\(state.version), updated \(when(state.updatedAt)); \(counted(state.completed.count, "step")) completed")
+        } else {
+            field("version", "none stored" + (report.plan.map { "; runs start from the baseline \($0.from)" } ?? ""))
         }
-        lines.append("pending to \(plan.to): " + (report.pending.isEmpty ? "none" : report.pending.map(\.id).joined(separator: ", ")))
-        for drift in report.drift {
-            lines.append(Terminal.paint("drift:", .yellow, colored: colored)
-                + " \(drift.id) changed in the manifest or its revision after it ran at \(drift.ranAt); it will not run again")
+        if let last = report.lastRun {
+            let range = [last.from, last.to].compactMap { $0 }.joined(separator: " → ")
+            let result = last.outcome ?? (report.lockHolder?.run == last.run ? "still running" : "did not finish (process killed?)")
+            let took = last.finished.flatMap { Elapsed.milliseconds(from: last.started, to: $0) }.map { ", took \(Elapsed.text(milliseconds: $0))" } ?? ""
+            let by = last.pid.map { "pid \($0) on \(last.host ?? "?")" } ?? last.host ?? "?"
+            field("last run", "\(last.run) \(range.isEmpty ? "" : "\(range) ")\(result)")
+            field("", "started \(when(last.started))\(took), by \(by)")
+        } else {
+            field("last run", "none recorded")
         }
-        for entry in report.neverRun {
-            lines.append(Terminal.paint("never runs:", .yellow, colored: colored)
-                + " \(entry.step.id) was added at or below \(plan.from), which this store had already reached")
+        field("lock", report.lockHolder.map { "held by \($0)" } ?? "free")
+        if let step = report.running ?? report.interrupted {
+            field(report.running == nil ? "interrupted" : "running",
+                  "\(step.id), attempt \(step.attempt), since \(when(step.since)), pid \(step.pid) on \(step.host), run \(step.run)")
         }
+        if let failed = report.state?.failed {
+            field("failed", "\(failed.id) at \(when(failed.at)), run \(failed.run)")
+            field("", failed.error)
+        }
+        if let plan = report.plan {
+            let pending = report.pending.map(\.id)
+            field("pending", pending.isEmpty ? "none for \(plan.to)" : "\(counted(pending.count, "step")) for \(plan.to):")
+            for id in pending { field("", id) }
+            for drift in report.drift {
+                field("drift", "\(drift.id) changed in the manifest or its revision after it ran at \(drift.ranAt)", .yellow)
+            }
+            for entry in report.neverRun {
+                field("never runs", "\(entry.step.id): added at or below \(plan.from), which this store had already reached", .yellow)
+            }
+        }
+        if !advice.next.isEmpty {
+            lines.append("next:")
+            lines += advice.next.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
     }
 }

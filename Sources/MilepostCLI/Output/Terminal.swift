@@ -10,6 +10,14 @@ enum Terminal {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// Writes `text` on stderr without a newline (a line that will be rewritten).
+    static func errPartial(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Returns the cursor to the start of the line and clears it.
+    static let clearLine = "\r\u{1B}[K"
+
     static let stderrIsTTY = isatty(2) == 1
     static let stdoutIsTTY = isatty(1) == 1
 

@@ -1,0 +1,83 @@
+import Milepost
+
+/// What `milepost status` concludes: a one-line verdict, and what to type next.
+struct StatusAdvice {
+    enum Verdict: String {
+        /// Nothing pending for the target (or, without one, nothing unfinished).
+        case ok
+        /// Steps would run for the target.
+        case pending
+        /// A run holds the lock right now.
+        case running
+        /// The last step failed; the next run resumes at it.
+        case failed
+        /// A step's process died mid-step; a run needs `resolve` first unless the step is idempotent.
+        case interrupted
+        /// Nothing is stored and there is no manifest to plan from.
+        case empty
+    }
+
+    let verdict: Verdict
+    let headline: String
+    /// Commands or actions, most urgent first.
+    let next: [String]
+
+    init(_ report: StatusReport, hint: CommandHint, target: Version?) {
+        let to = target.map { $0.text } ?? "VERSION"
+        let run = hint.milepost("run", "--to", to)
+        var next: [String] = []
+        let steps = report.plan?.entries.map(\.step) ?? []
+        let idempotent = { (id: String) in steps.first { $0.id == id }?.idempotent == true }
+        if let step = report.running {
+            verdict = .running
+            headline = "a run is in progress: \(step.id) (attempt \(step.attempt)) in pid \(step.pid) on \(step.host)"
+            next.append("wait for it; `\(hint.milepost("history", "--run", step.run))` shows what it did so far")
+        } else if let holder = report.lockHolder {
+            verdict = .running
+            headline = "a run holds the lock: \(holder)"
+            next.append("wait for it; `\(hint.milepost("history", "--run", holder.run))` shows what it did so far")
+        } else if let step = report.interrupted {
+            verdict = .interrupted
+            if idempotent(step.id) {
+                headline = "\(step.id) was interrupted (its process died); it is idempotent and runs again on the next run"
+                next.append("`\(run)`")
+            } else {
+                headline = "\(step.id) was interrupted (its process died mid-step); runs refuse to go on (exit 2) until it is resolved"
+                next.append("check what \(step.id) did, then either:")
+                next.append("  `\(hint.milepost("resolve", step.id, "--done"))`   if its work is complete (or you completed it by hand)")
+                next.append("  `\(hint.milepost("resolve", step.id, "--retry"))`  to run it again on the next run")
+            }
+        } else if let failed = report.state?.failed {
+            verdict = .failed
+            headline = "\(failed.id) failed: \(failed.error)"
+            next.append("fix the cause, then `\(run)`: it resumes at \(failed.id)")
+            next.append("or, if you did its work by hand: `\(hint.milepost("resolve", failed.id, "--done"))`")
+        } else if !report.pending.isEmpty, let plan = report.plan {
+            verdict = .pending
+            headline = "\(counted(report.pending.count, "step")) to run from \(plan.from) to \(plan.to)"
+            next.append("`\(run)`")
+        } else if report.state == nil, report.plan == nil {
+            verdict = .empty
+            headline = "nothing has run on this store yet"
+        } else {
+            verdict = .ok
+            headline = report.plan.map { target != nil ? "up to date for \($0.to)" : "at \($0.from), nothing unfinished" }
+                ?? "at \(report.state?.version ?? "?"), nothing unfinished"
+        }
+        if report.state == nil, verdict != .running {
+            next.append("if this host already has the effects of earlier steps: `\(hint.milepost("baseline", "VERSION"))`")
+        }
+        if report.plan == nil {
+            next.append("pass --manifest (and --to) to see pending steps, drift and steps that never run")
+        } else if target == nil {
+            next.append("pass --to VERSION to see what a run to VERSION would do")
+        }
+        if !report.drift.isEmpty {
+            next.append("drifted steps never run again; to apply a change, add a new step at a threshold above \(report.state?.version ?? "the stored version")")
+        }
+        if !report.neverRun.isEmpty, let plan = report.plan {
+            next.append("steps that never run: move them under a threshold above \(plan.from) to run them, or remove them")
+        }
+        self.next = next
+    }
+}
