@@ -13,7 +13,7 @@ struct StatusAdvice {
         case failed
         /// A step's process died mid-step; a run needs `resolve` first unless the step is idempotent.
         case interrupted
-        /// Nothing is stored and there is no manifest to plan from.
+        /// Nothing is stored, and no target was given to plan to.
         case empty
     }
 
@@ -21,6 +21,8 @@ struct StatusAdvice {
     let headline: String
     /// Commands or actions, most urgent first.
     let next: [String]
+    /// A target version was given (--to or MILEPOST_TO).
+    let hasTarget: Bool
 
     init(_ report: StatusReport, hint: CommandHint, target: Version?) {
         let to = target.map { $0.text } ?? "VERSION"
@@ -39,24 +41,24 @@ struct StatusAdvice {
         } else if let step = report.interrupted {
             verdict = .interrupted
             if idempotent(step.id) {
-                headline = "\(step.id) was interrupted (its process died); it is idempotent and runs again on the next run"
+                headline = "\(step.id) was interrupted; it is idempotent and runs again on the next run"
                 next.append("`\(run)`")
             } else {
-                headline = "\(step.id) was interrupted (its process died mid-step); runs refuse to go on (exit 2) until it is resolved"
+                headline = "\(step.id) was interrupted and is not idempotent: runs stop at it (exit 2) until it is resolved"
                 next.append("check what \(step.id) did, then either:")
                 next.append("  `\(hint.milepost("resolve", step.id, "--done"))`   if its work is complete (or you completed it by hand)")
                 next.append("  `\(hint.milepost("resolve", step.id, "--retry"))`  to run it again on the next run")
             }
         } else if let failed = report.state?.failed {
             verdict = .failed
-            headline = "\(failed.id) failed: \(failed.error)"
+            headline = "\(failed.id): \(failed.error)"
             next.append("fix the cause, then `\(run)`: it resumes at \(failed.id)")
             next.append("or, if you did its work by hand: `\(hint.milepost("resolve", failed.id, "--done"))`")
         } else if !report.pending.isEmpty, let plan = report.plan {
             verdict = .pending
             headline = "\(counted(report.pending.count, "step")) to run from \(plan.from) to \(plan.to)"
             next.append("`\(run)`")
-        } else if report.state == nil, report.plan == nil {
+        } else if report.state == nil, target == nil {
             verdict = .empty
             headline = "nothing has run on this store yet"
         } else {
@@ -79,5 +81,6 @@ struct StatusAdvice {
             next.append("steps that never run: move them under a threshold above \(plan.from) to run them, or remove them")
         }
         self.next = next
+        hasTarget = target != nil
     }
 }

@@ -46,7 +46,8 @@ enum StatusText {
         }
         if let plan = report.plan {
             let pending = report.pending.map(\.id)
-            field("pending", pending.isEmpty ? "none for \(plan.to)" : "\(counted(pending.count, "step")) for \(plan.to):")
+            let scope = advice.hasTarget ? "for \(plan.to)" : "up to \(plan.to) (no --to given)"
+            field("pending", pending.isEmpty ? "none \(scope)" : "\(counted(pending.count, "step")) \(scope):")
             for id in pending { field("", id) }
             for drift in report.drift {
                 field("drift", "\(drift.id) changed in the manifest or its revision after it ran at \(drift.ranAt)", .yellow)
