@@ -25,15 +25,13 @@ import Testing
               with: {command: ['true']}
         """
 
+    /// A manifest of `exec` steps: (threshold, id, command as a YAML flow list).
+    static func execSteps(_ steps: [(threshold: String, id: String, command: String)]) -> String {
+        "app: demo\nmigrations:\n" + steps.map { "  \($0.threshold): [{name: exec, id: \($0.id), with: {command: \($0.command)}}]\n" }.joined()
+    }
+
     /// A step that records its pid, says it started, and sleeps until killed.
-    static let blocking = """
-        app: demo
-        migrations:
-          1:
-            - name: exec
-              id: migrate
-              with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}
-        """
+    static let blocking = execSteps([("1", "migrate", "[sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']")])
 
     @Test func fresh() throws {
         let work = try WorkDirectory()
@@ -106,18 +104,8 @@ import Testing
 
     @Test func failed() throws {
         let work = try WorkDirectory()
-        try work.write("""
-            app: demo
-            migrations:
-              1:
-                - name: exec
-                  id: first
-                  with: {command: ['true']}
-              2:
-                - name: exec
-                  id: breaks
-                  with: {command: [sh, -c, 'echo boom >&2; exit 3']}
-            """, to: "app.yaml")
+        try work.write(Self.execSteps([("1", "first", "['true']"), ("2", "breaks", "[sh, -c, 'echo boom >&2; exit 3']")]),
+                       to: "app.yaml")
         var transcript = try GoldenTranscript("failed", in: work)
         try transcript.milepost("run", "--manifest", "app.yaml", "--to", "2")
         try transcript.milepost("status", "--manifest", "app.yaml", "--to", "2")
@@ -185,40 +173,13 @@ import Testing
 
     @Test func drift() throws {
         let work = try WorkDirectory()
-        try work.write("""
-            app: demo
-            migrations:
-              1:
-                - name: exec
-                  id: seed
-                  with: {command: [sh, -c, 'echo one']}
-              2:
-                - name: exec
-                  id: index
-                  with: {command: ['true']}
-            """, to: "milepost.yaml")
+        let (seed, index) = (("1", "seed", "[sh, -c, 'echo one']"), ("2", "index", "['true']"))
+        try work.write(Self.execSteps([seed, index]), to: "milepost.yaml")
         var transcript = try GoldenTranscript("drift", in: work)
         try transcript.milepost("run", "--to", "2")
-        try work.write("""
-            app: demo
-            migrations:
-              1:
-                - name: exec
-                  id: seed
-                  with: {command: [sh, -c, 'echo one, changed']}
-              1.5:
-                - name: exec
-                  id: late
-                  with: {command: ['true']}
-              2:
-                - name: exec
-                  id: index
-                  with: {command: ['true']}
-              3:
-                - name: exec
-                  id: next
-                  with: {command: ['true']}
-            """, to: "milepost.yaml")
+        try work.write(Self.execSteps([
+            ("1", "seed", "[sh, -c, 'echo one, changed']"), ("1.5", "late", "['true']"), index, ("3", "next", "['true']"),
+        ]), to: "milepost.yaml")
         transcript.note("milepost.yaml edited: 1/seed changed, 1.5/late added below the stored 2, 3/next added")
         try transcript.milepost("status", "--to", "3")
         try transcript.milepost("status", "--to", "3", "--format", "json")
