@@ -52,17 +52,17 @@ final class RunProgressPrinter: Sendable {
             let line = current.withLock { step -> String? in
                 guard let running = step, interactive || now - running.lastPrinted >= Self.heartbeatInterval else { return nil }
                 step?.lastPrinted = now
-                return Self.heartbeat(running.label, elapsed: now - running.started)
+                return Self.elapsed(running.label, now - running.started, heartbeat: !interactive)
             }
             guard let line else { continue }
             if interactive { Terminal.errPartial(Terminal.clearLine + line) } else { Terminal.err(line) }
         }
     }
 
-    /// `[2/5] 2.7/compactDailys still running, 20.0 s`.
-    static func heartbeat(_ label: String, elapsed: Duration) -> String {
+    /// `[2/5] 2.7/compactDailys still running, 20.0 s` (a heartbeat line), or `[2/5] 2.7/compactDailys … 3.1 s`.
+    static func elapsed(_ label: String, _ elapsed: Duration, heartbeat: Bool) -> String {
         let milliseconds = Int(elapsed.components.seconds) * 1_000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-        return "\(label) still running, \(Elapsed.text(milliseconds: milliseconds))"
+        return "\(label)\(heartbeat ? " still running," : " …") \(Elapsed.text(milliseconds: milliseconds))"
     }
 
     func summarize(_ report: RunReport, hint: CommandHint) {
