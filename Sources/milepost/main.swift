@@ -1,3 +1,7 @@
+import Milepost
 import MilepostCLI
+import MilepostPostgres
 
-await MilepostCLI.main()
+var registry = StepRegistry.standard
+registry.install(PostgresSteps.self)
+await MilepostCLI.main(registry: registry)

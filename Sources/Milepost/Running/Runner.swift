@@ -35,6 +35,7 @@ public struct Runner: Sendable {
                 interrupted: nil, doneByAnotherRunner: false)
         }
         let manifest = try loadManifest()
+        try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
             let state = try await store.readState()
             return try dryRun(manifest, state: state, to: target)
@@ -63,7 +64,8 @@ public struct Runner: Sendable {
 
     /// What a run would do, from the stored state; writes nothing and takes no lock.
     public func plan(_ manifest: Manifest, to target: Version) async throws -> Plan {
-        try plan(manifest, state: try await store.readState(), to: target)
+        try refuseStepsTheStoreCannotRun(manifest)
+        return try plan(manifest, state: try await store.readState(), to: target)
     }
 
     /// Plans from the stored version, or the manifest's baseline when nothing is stored.
@@ -175,24 +177,35 @@ public struct Runner: Sendable {
         stepLogger[metadataKey: "step"] = "\(step.id)"
         stepLogger[metadataKey: "run"] = "\(journal.run)"
         let clock = ContinuousClock()
+        let transaction = checkpointTransaction(for: step, on: locked)
         var attempt = 0
         while true {
             attempt += 1
-            state.inProgress = InProgressStep(
-                id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt,
-                host: ProcessIdentity.host, pid: ProcessIdentity.pid)
-            state.updatedAt = Timestamp.now()
-            try await locked.commit(state, journal: [journal.record(.stepStarted, step: step.id, attempt: attempt)])
+            let started = journal.record(.stepStarted, step: step.id, attempt: attempt)
+            // In a transaction, the started record waits for the commit that ends the attempt.
+            var pending: [JournalRecord] = []
+            if let transaction {
+                try await transaction.beginStepTransaction()
+                pending = [started]
+            } else {
+                state.inProgress = InProgressStep(
+                    id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt,
+                    host: ProcessIdentity.host, pid: ProcessIdentity.pid)
+                state.updatedAt = Timestamp.now()
+                try await locked.commit(state, journal: [started])
+            }
             stepLogger.info("step started", metadata: ["attempt": "\(attempt)"])
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
             let invocation = StepInvocation(
                 id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
-                logger: stepLogger, manifestDirectory: directory, terminationGrace: options.terminationGrace)
+                logger: stepLogger, manifestDirectory: directory, terminationGrace: options.terminationGrace,
+                store: locked)
             let startedAt = clock.now
             let outcome = await StepExecution.run(timeout: step.timeout, grace: options.terminationGrace) {
                 try await step.definition.body(invocation, step.parameters)
             }
             let durationMs = Self.milliseconds(clock.now - startedAt)
+            if case .succeeded = outcome {} else { await transaction?.rollbackStepTransaction() }
             let error: String
             switch outcome {
             case .succeeded:
@@ -201,7 +214,7 @@ public struct Runner: Sendable {
                 state.completed.append(CompletedStep(
                     id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
                 state.updatedAt = Timestamp.now()
-                try await locked.commit(state, journal: [
+                try await locked.commit(state, journal: pending + [
                     journal.record(.stepSucceeded, step: step.id, attempt: attempt, durationMs: durationMs)
                 ])
                 stepLogger.info("step succeeded", metadata: ["duration_ms": "\(durationMs)"])
@@ -211,7 +224,7 @@ public struct Runner: Sendable {
                 // at it unless it is idempotent.
                 let message = "cancelled by a signal after \(durationMs) ms"
                 state.updatedAt = Timestamp.now()
-                try await locked.commit(state, journal: [
+                try await locked.commit(state, journal: pending + [
                     journal.record(.stepInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: message)
                 ])
                 stepLogger.warning("step interrupted")
@@ -223,14 +236,14 @@ public struct Runner: Sendable {
             }
             state.inProgress = nil
             state.updatedAt = Timestamp.now()
-            let failed = journal.record(.stepFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error)
+            let failed = pending + [journal.record(.stepFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error)]
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
             guard attempt <= step.retries, !Task.isCancelled else {
                 state.failed = FailedStep(id: step.id, run: journal.run, at: Timestamp.now(), error: error)
-                try await locked.commit(state, journal: [failed])
+                try await locked.commit(state, journal: failed)
                 return RunReport.StepResult(id: step.id, status: .failed, attempts: attempt, durationMs: durationMs, error: error)
             }
-            try await locked.commit(state, journal: [failed])
+            try await locked.commit(state, journal: failed)
             try? await Task.sleep(for: options.retryDelay * (1 << min(attempt - 1, 10)))
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Milepost
+import MilepostPostgres
 
 /// `--store` (env `MILEPOST_STORE`, default `.milepost`): a directory, or a PostgreSQL URL.
 struct StoreOptions: ParsableArguments {
@@ -12,11 +13,8 @@ struct StoreOptions: ParsableArguments {
         store ?? ProcessInfo.processInfo.environment["MILEPOST_STORE"] ?? ".milepost"
     }
 
+    /// A `PostgresStore` for `postgres://` and `postgresql://` URLs, else a `FileStore`.
     func open() throws -> any MilepostStore {
-        let spec = spec
-        if spec.hasPrefix("postgres://") || spec.hasPrefix("postgresql://") {
-            throw StoreError.unreachable(location: "postgres", reason: "this build has no PostgreSQL store")
-        }
-        return FileStore(directory: spec)
+        PostgresStore.accepts(spec) ? PostgresStore(url: spec) : FileStore(directory: spec)
     }
 }
