@@ -29,20 +29,27 @@ struct PostgresSchema: Sendable {
     // MARK: - Creating
 
     /// Creates the schema and its tables unless they exist. Safe when many runners start at once on
-    /// an empty database: the check is a read, and creation happens in one transaction under a
-    /// transaction-scoped advisory lock, so one runner creates and the others find it done.
-    /// `CREATE SCHEMA` is issued only when the schema is missing, so a schema made by a DBA needs
-    /// no CREATE privilege on the database.
+    /// an empty database: the check is a read; creation happens under a session advisory lock, in a
+    /// transaction started after the lock is held (so it sees what a previous holder committed), and
+    /// one runner creates while the others find it done. `CREATE SCHEMA` is issued only when the
+    /// schema is missing, so a schema made by a DBA needs no CREATE privilege on the database.
     func create(on session: PostgresSession) async throws {
         if try await exists(on: session) { return }
-        try await session.transaction {
-            try await session.query("SELECT pg_advisory_xact_lock($1, $2)", [String(setupLock.0), String(setupLock.1)])
-            if try await exists(on: session) { return }
-            let schemaMissing = try await session.query(
-                "SELECT 1 FROM pg_namespace WHERE nspname = $1", [name]).isEmpty
-            if schemaMissing { try await session.query("CREATE SCHEMA \(quoted)") }
-            try await session.query(ddl)
+        let keys = [String(setupLock.0), String(setupLock.1)]
+        try await session.query("SELECT pg_advisory_lock($1, $2)", keys)
+        do {
+            try await session.transaction {
+                if try await exists(on: session) { return }
+                let schemaMissing = try await session.query(
+                    "SELECT 1 FROM pg_namespace WHERE nspname = $1", [name]).isEmpty
+                if schemaMissing { try await session.query("CREATE SCHEMA \(quoted)") }
+                try await session.query(ddl)
+            }
+        } catch {
+            _ = try? await session.query("SELECT pg_advisory_unlock($1, $2)", keys)
+            throw error
         }
+        try await session.query("SELECT pg_advisory_unlock($1, $2)", keys)
     }
 
     private func exists(on session: PostgresSession) async throws -> Bool {
