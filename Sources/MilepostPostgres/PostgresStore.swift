@@ -57,6 +57,7 @@ public struct PostgresStore: MilepostStore {
     /// `AdvisoryLock`) and reads the state on a second connection, the one checkpoints use.
     public func lock(timeout: Duration, holder: LockHolder) async throws -> any LockedStore {
         let data = try await PostgresSession.open(settings)
+        try await data.checkClientConnection()
         try await tables.create(on: data)
         let lock = try await PostgresSession.open(settings)
         let generation = try await advisoryLock.acquire(on: lock, timeout: timeout, holder: holder)

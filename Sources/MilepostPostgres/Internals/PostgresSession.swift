@@ -39,6 +39,20 @@ struct PostgresSession: Sendable {
         }
     }
 
+    /// Makes the server check every second that this client is still there while a statement runs
+    /// (PostgreSQL 14 and later; older servers keep running until the statement ends). After a kill
+    /// -9 of the runner mid-`sql`-step, the server then aborts the step's statement and rolls its
+    /// transaction back at once, instead of holding its locks until the statement would have ended.
+    func checkClientConnection() async throws {
+        do {
+            try await connection.execute("SET client_connection_check_interval = '1s'")
+        } catch where error.sqlState == "42704" {
+            // An older server without the setting.
+        } catch {
+            throw storeError(error)
+        }
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         try await query("BEGIN")
