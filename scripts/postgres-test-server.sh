@@ -24,6 +24,7 @@ start)
     mkdir -p "$dir"
     [ "$(id -u)" = 0 ] && chown postgres: "$dir"
     chmod 700 "$dir"
+    as_owner test -w "$dir" || { echo "postgres-test-server: the server's user cannot reach $dir (a parent is not traversable)" >&2; exit 1; }
     as_owner "$bindir/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     # Enough connections for the 50-runner benchmark (each runner holds two).

@@ -21,8 +21,9 @@ milepost=$(realpath "${MILEPOST:-.build/release/milepost}")
 work=$(mktemp -d /tmp/milepost-bench.XXXXXX)
 url=${MILEPOST_BENCH_POSTGRES_URL:-}
 if [ -z "$url" ]; then
-    url=$(scripts/postgres-test-server.sh start "$work/server" "${MILEPOST_BENCH_PORT:-55433}")
-    trap 'scripts/postgres-test-server.sh stop "$work/server"; rm -rf "$work"' EXIT
+    server=$(mktemp -d /tmp/milepost-bench-server.XXXXXX)
+    trap 'scripts/postgres-test-server.sh stop "$server"; rm -rf "$work"' EXIT
+    url=$(scripts/postgres-test-server.sh start "$server" "${MILEPOST_BENCH_PORT:-55433}")
 else
     trap 'rm -rf "$work"' EXIT
 fi
