@@ -6,25 +6,23 @@ import Milepost
 enum StoreKind: String, CaseIterable, Sendable {
     case file, postgres
 
-    func make() -> ConformanceStore { ConformanceStore(kind: self) }
+    func make() throws -> ConformanceStore { try ConformanceStore(kind: self) }
 }
 
 /// A fresh store of one kind; a file store's directory is removed when this goes away.
 final class ConformanceStore: Sendable {
     let kind: StoreKind
     let store: any MilepostStore
-    private let root: String
+    private let scratch: TestDirectory
 
-    init(kind: StoreKind) {
+    init(kind: StoreKind) throws {
         self.kind = kind
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("milepost-conformance-\(UUID().uuidString)").path
+        scratch = try TestDirectory()
         store = switch kind {
-        case .file: FileStore(directory: root + "/store")
+        case .file: FileStore(directory: scratch.path + "/store")
         case .postgres: PostgresStore(url: TestServer.freshSchemaURL())
         }
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// Another instance of the same store, as a second process would open it.
     func reopen() -> any MilepostStore {

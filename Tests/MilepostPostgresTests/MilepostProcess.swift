@@ -1,66 +1,53 @@
 import Foundation
 
-/// The built `milepost` binary (it sits next to the test bundle) run as a real child process,
-/// with its stdout and stderr going to files in its working directory.
+/// The built `milepost` binary (beside the test bundle) run as a real child process, its stdout
+/// and stderr going to files in its working directory; tests read its exit status and stderr.
 struct MilepostProcess {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static let path: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("milepost").path
-    }()
-
     let process: Process
-    private let stdoutPath: String
     private let stderrPath: String
 
     var pid: Int32 { process.processIdentifier }
 
-    /// Starts `milepost arguments…` in `directory` without waiting for it.
+    /// Starts `milepost arguments…` in `directory`, without the test's `MILEPOST_*` variables,
+    /// and does not wait for it.
     init(_ arguments: [String], in directory: String) throws {
-        let name = UUID().uuidString
-        stdoutPath = directory + "/\(name).out"
-        stderrPath = directory + "/\(name).err"
-        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        let output = directory + "/milepost-" + UUID().uuidString
+        stderrPath = output + ".err"
+        for path in [output + ".out", stderrPath] {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        let tests = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path)
+        process.executableURL = tests.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("milepost")
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
+        process.standardOutput = FileHandle(forWritingAtPath: output + ".out")
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }
 
-    /// Waits for the process to end.
-    func wait() throws -> Result {
+    /// Waits for the process to end; returns its exit status and what it wrote on stderr.
+    func wait() throws -> (status: Int32, stderr: String) {
         process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: try String(contentsOfFile: stdoutPath, encoding: .utf8),
-            stderr: try String(contentsOfFile: stderrPath, encoding: .utf8))
+        return (process.terminationStatus, try String(contentsOfFile: stderrPath, encoding: .utf8))
     }
 
     /// Runs `milepost arguments…` to completion.
-    static func run(_ arguments: [String], in directory: String) throws -> Result {
+    static func run(_ arguments: [String], in directory: String) throws -> (status: Int32, stderr: String) {
         try MilepostProcess(arguments, in: directory).wait()
     }
 }
 
-/// A temporary directory for one test's manifest and files, removed afterwards.
+/// A fresh temporary directory (`mkdtemp`) for one test, removed with its content afterwards.
 final class TestDirectory: Sendable {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("milepost-pg-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var template = Array((NSTemporaryDirectory() + "/milepost-pg-XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }

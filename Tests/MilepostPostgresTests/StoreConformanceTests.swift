@@ -8,7 +8,7 @@ import Testing
 struct StoreConformanceTests {
     @Test(arguments: StoreKind.allCases)
     func readsOfAFreshStoreFindNothingAndCreateNothing(kind: StoreKind) async throws {
-        let fixture = kind.make()
+        let fixture = try kind.make()
         #expect(try await fixture.store.readState() == nil)
         #expect(try await fixture.store.readJournal() == [])
         #expect(try await fixture.store.lockHolder() == nil)
@@ -17,7 +17,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.allCases)
     func commitThenReadBackEverything(kind: StoreKind) async throws {
-        let fixture = kind.make()
+        let fixture = try kind.make()
         let records = [ConformanceStore.record(.runStarted), ConformanceStore.record(.stepSucceeded, step: "2.1.0/reindex")]
         let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
         #expect(try await locked.readState() == nil)
@@ -31,7 +31,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.allCases)
     func commitReplacesTheWholeState(kind: StoreKind) async throws {
-        let fixture = kind.make()
+        let fixture = try kind.make()
         let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
         try await locked.commit(ConformanceStore.state, journal: [])
         let smaller = StoredState(app: nil, version: "3.0.0", updatedAt: "2026-02-01T00:00:00.000Z")
@@ -42,7 +42,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.allCases)
     func checkpointsGrowTheCompletedStepsInOrder(kind: StoreKind) async throws {
-        let fixture = kind.make()
+        let fixture = try kind.make()
         let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
         var state = StoredState(app: "shop", version: "1", updatedAt: "2026-02-01T00:00:00.000Z")
         for index in 1...4 {
@@ -56,7 +56,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.allCases)
     func appendKeepsTheJournalInOrder(kind: StoreKind) async throws {
-        let fixture = kind.make()
+        let fixture = try kind.make()
         let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
         let events: [JournalRecord.Event] = [.runStarted, .stepStarted, .stepFailed, .runFinished]
         try await locked.append(events.prefix(2).map { ConformanceStore.record($0) })
@@ -69,7 +69,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.allCases)
     func secondLockTimesOutNamingTheHolderThenSucceedsAfterRelease(kind: StoreKind) async throws {
-        let fixture = kind.make()
+        let fixture = try kind.make()
         let held = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-first"))
         #expect(try await fixture.reopen().lockHolder() == TestServer.holder(run: "run-first"))
 
@@ -89,7 +89,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.allCases)
     func aWaiterGetsTheLockWhenTheHolderReleases(kind: StoreKind) async throws {
-        let fixture = kind.make()
+        let fixture = try kind.make()
         let held = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
         let other = fixture.reopen()
         let waiter = Task { try await other.lock(timeout: .seconds(10), holder: TestServer.holder(run: "run-b")) }
@@ -102,7 +102,7 @@ struct StoreConformanceTests {
 
     @Test(arguments: StoreKind.allCases)
     func concurrentRunnersRunEveryStepExactlyOnce(kind: StoreKind) async throws {
-        let fixture = kind.make()
+        let fixture = try kind.make()
         let ran = Mutex<[String]>([])
         var registry = StepRegistry.standard
         registry.register("note") { context in ran.withLock { $0.append(context.id) } }
