@@ -2,7 +2,8 @@
 # A throwaway PostgreSQL for the tests and the benchmark.
 #
 #   scripts/postgres-test-server.sh start DIR [PORT]   initdb into DIR, start on 127.0.0.1:PORT
-#                                                      (default 55432), print the connection URL
+#                                                      (default: the first free port from 55432),
+#                                                      print the connection URL
 #   scripts/postgres-test-server.sh stop DIR           stop it (-m immediate) and remove DIR
 #
 # initdb and postgres refuse to run as root, so when run as root the server runs as the
@@ -20,7 +21,11 @@ as_owner() { # run a server binary as the data directory's owner
 case "${1:-}" in
 start)
     dir=${2:?usage: $0 start DIR [PORT]}
-    port=${3:-55432}
+    port=${3:-}
+    if [ -z "$port" ]; then
+        port=55432
+        while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+    fi
     mkdir -p "$dir"
     [ "$(id -u)" = 0 ] && chown postgres: "$dir"
     chmod 700 "$dir"
