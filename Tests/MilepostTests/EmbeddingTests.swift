@@ -49,7 +49,7 @@ import Testing
     @Test func planRunAndRunAgainReportWhatHappened() async throws {
         let app = App()
         let fixture = try RunnerFixture()
-        let manifest = try Manifest.load(path: try fixture.writeManifest(Self.yaml), registry: app.registry)
+        let manifest = try fixture.manifest(Self.yaml, registry: app.registry)
         let runner = Runner(store: fixture.store)
 
         let plan = try await runner.plan(manifest, to: Version("2.1")!)

@@ -28,14 +28,13 @@ import Testing
 
     @Test func namespacedStepsRunUnderTheirFullNames() async throws {
         let fixture = try RunnerFixture()
-        let path = try fixture.writeManifest("""
+        let manifest = try fixture.manifest("""
             migrations:
               "3.0":
                 - search:reindex
                 - name: cache:reindex
                   id: warm
-            """)
-        let manifest = try Manifest.load(path: path, registry: Self.registry)
+            """, registry: Self.registry)
         Self.ran.withLock { $0.removeAll() }
         let report = try await fixture.runner().run(to: Version("3.0")!) { manifest }
         #expect(report.outcome == .succeeded)

@@ -31,8 +31,7 @@ import Testing
         registry.register("chatty") { context in
             context.logger.info("hello from the step", metadata: ["rows": "3"])
         }
-        let path = try fixture.writeManifest("migrations:\n  2.1:\n    - name: chatty\n      id: talk\n")
-        let manifest = try Manifest.load(path: path, registry: registry)
+        let manifest = try fixture.manifest("migrations:\n  2.1:\n    - name: chatty\n      id: talk\n", registry: registry)
         let sink = CapturingLogHandler.Sink()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(sink: sink) }
         let report = try await Runner(store: fixture.store, logger: logger).run(to: Version("2.1")!) { manifest }
@@ -54,8 +53,7 @@ import Testing
                 throw CancellationError()
             }
         }
-        let path = try fixture.writeManifest("migrations:\n  1:\n    - name: patient\n      timeout: 50ms\n")
-        let manifest = try Manifest.load(path: path, registry: registry)
+        let manifest = try fixture.manifest("migrations:\n  1:\n    - name: patient\n      timeout: 50ms\n", registry: registry)
         // Without the cancellation the step would sleep its 60 s out and succeed.
         let report = try await fixture.run(manifest, to: "1") { $0.terminationGrace = .seconds(30) }
         #expect(sawCancellation.withLock { $0 })
@@ -79,8 +77,7 @@ import Testing
                 throw error
             }
         }
-        let path = try fixture.writeManifest("migrations:\n  1:\n    - name: batches\n      timeout: 20ms\n")
-        let manifest = try Manifest.load(path: path, registry: registry)
+        let manifest = try fixture.manifest("migrations:\n  1:\n    - name: batches\n      timeout: 20ms\n", registry: registry)
         let report = try await fixture.run(manifest, to: "1") { $0.terminationGrace = .seconds(30) }
         #expect(report.outcome == .failed)
         #expect(report.steps.first?.error == "timed out after 20ms")

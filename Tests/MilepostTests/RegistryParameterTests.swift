@@ -72,7 +72,7 @@ import Testing
 
     @Test func durationsAndVersionsDecodeNativelyAndReachTheStep() async throws {
         let fixture = try RunnerFixture()
-        let path = try fixture.writeManifest("""
+        let manifest = try fixture.manifest("""
             migrations:
               "1":
                 - name: archive
@@ -80,8 +80,7 @@ import Testing
                 - name: archive
                   id: again
                   with: {table: u, batch: 2, olderThan: 250ms, since: v1.2.3-rc.1, dryRun: true}
-            """)
-        let manifest = try Manifest.load(path: path, registry: Self.registry)
+            """, registry: Self.registry)
         Self.seen.withLock { $0.removeAll() }
         _ = try await fixture.runner().run(to: Version("1")!) { manifest }
         let seen = Self.seen.withLock { $0 }
