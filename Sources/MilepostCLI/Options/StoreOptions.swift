@@ -14,6 +14,7 @@ struct StoreOptions: ParsableArguments {
 
     func open() throws -> any MilepostStore {
         let spec = spec
+        if let open = CommandContext.openStore { return try open(spec) }
         if spec.hasPrefix("postgres://") || spec.hasPrefix("postgresql://") {
             throw StoreError.unreachable(location: "postgres", reason: "this build has no PostgreSQL store")
         }
