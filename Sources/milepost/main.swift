@@ -2,6 +2,4 @@ import Milepost
 import MilepostCLI
 import MilepostPostgres
 
-var registry = StepRegistry.standard
-registry.install(PostgresSteps.self)
-await MilepostCLI.main(registry: registry)
+await MilepostCLI.main(registry: .standard.installing(PostgresSteps.self))

@@ -11,6 +11,8 @@ public struct StepDefinition: Sendable {
     public let revision: String?
     /// The Swift name of the parameter type, for messages.
     public let parametersTypeName: String
+    /// The plugin that contributed the step, or nil when it was registered directly.
+    public internal(set) var plugin: String?
 
     let decodeParameters: @Sendable (YAMLNode?) throws(YAMLError) -> any Sendable
     let body: @Sendable (StepInvocation, any Sendable) async throws -> Void
@@ -34,9 +36,11 @@ public struct StepDefinition: Sendable {
         }
     }
 
-    func renamed(_ name: String) -> StepDefinition {
+    /// The definition as `plugin` contributes it: under its namespace, if it has one.
+    func contributed(by plugin: any StepPlugin.Type) -> StepDefinition {
         var copy = self
-        copy.name = name
+        copy.name = plugin.namespace.map { "\($0):\(name)" } ?? name
+        copy.plugin = String(describing: plugin)
         return copy
     }
 }

@@ -13,8 +13,10 @@ struct StoreOptions: ParsableArguments {
         store ?? ProcessInfo.processInfo.environment["MILEPOST_STORE"] ?? ".milepost"
     }
 
-    /// A `PostgresStore` for `postgres://` and `postgresql://` URLs, else a `FileStore`.
+    /// The application's store opener if it has one; else a `PostgresStore` for `postgres://` and
+    /// `postgresql://` URLs and a `FileStore` for anything else.
     func open() throws -> any MilepostStore {
-        PostgresStore.accepts(spec) ? PostgresStore(url: spec) : FileStore(directory: spec)
+        if let open = CommandContext.openStore { return try open(spec) }
+        return PostgresStore.accepts(spec) ? PostgresStore(url: spec) : FileStore(directory: spec)
     }
 }
