@@ -8,12 +8,16 @@ struct StoreOptions: ParsableArguments {
         "The store: a directory, or postgres://… (env MILEPOST_STORE; default .milepost).", valueName: "store"))
     var store: String?
 
-    var spec: String {
-        store ?? ProcessInfo.processInfo.environment["MILEPOST_STORE"] ?? ".milepost"
+    var spec: String { Self.spec(store) }
+
+    func open() throws -> any MilepostStore { try Self.open(spec) }
+
+    /// The store named by the flag, else the environment, else the default.
+    static func spec(_ flag: String?) -> String {
+        flag ?? ProcessInfo.processInfo.environment["MILEPOST_STORE"] ?? ".milepost"
     }
 
-    func open() throws -> any MilepostStore {
-        let spec = spec
+    static func open(_ spec: String) throws -> any MilepostStore {
         if spec.hasPrefix("postgres://") || spec.hasPrefix("postgresql://") {
             throw StoreError.unreachable(location: "postgres", reason: "this build has no PostgreSQL store")
         }
