@@ -17,9 +17,14 @@ public enum MilepostCLI {
     ///   - registry: the steps manifests may name; `.standard` has the built-in `exec`, `StepRegistry()` none.
     ///   - store: opens the store for a `--store` value; nil for the stock behaviour (a `FileStore` directory).
     ///   - arguments: the command line without the program name; nil for the process arguments.
+    ///
+    /// An up-to-date `run` on the stock file store is answered from the state alone, before the
+    /// parser (see `PreStart`); on the main actor, so that answer needs no thread of the concurrency runtime.
+    @MainActor
     public static func main(
         registry: StepRegistry = .standard, store: StoreOpener? = nil, arguments: [String]? = nil
     ) async -> Never {
+        if store == nil, let code = PreStart.attempt(arguments ?? Array(CommandLine.arguments.dropFirst())) { exit(code) }
         await CommandContext.$registry.withValue(registry) {
             await CommandContext.$openStore.withValue(store) {
                 await MilepostCommand.main(arguments)

@@ -29,11 +29,7 @@ public struct Runner: Sendable {
     /// - throws: the manifest's errors, `StoreError`, or `Version.ParseError` for a bad stored version.
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
-        if let seen, seen.inProgress == nil, try storedVersion(seen) == target {
-            return RunReport(
-                outcome: .upToDate, run: nil, app: seen.app, from: target, to: target, steps: [], plan: nil,
-                interrupted: nil, doneByAnotherRunner: false)
-        }
+        if let seen, let report = try upToDate(seen, at: target) { return report }
         let manifest = try loadManifest()
         try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
@@ -43,6 +39,16 @@ public struct Runner: Sendable {
         return try await withLock(app: manifest.app) { locked, journal in
             try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version)
         }
+    }
+
+    /// The pre-start fast path's decision: the `.upToDate` report when `state` is at `target` and no
+    /// step is interrupted; nil when a full `run` is needed.
+    /// - throws: `StoreError.unreadableState` for a bad stored version.
+    public func upToDate(_ state: StoredState, at target: Version) throws -> RunReport? {
+        guard state.inProgress == nil, try storedVersion(state) == target else { return nil }
+        return RunReport(
+            outcome: .upToDate, run: nil, app: state.app, from: target, to: target, steps: [], plan: nil,
+            interrupted: nil, doneByAnotherRunner: false)
     }
 
     /// Takes the store's lock for `body` and releases it however `body` ends.

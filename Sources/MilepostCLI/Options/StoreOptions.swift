@@ -9,13 +9,18 @@ struct StoreOptions: ParsableArguments {
         "The store: a directory, or postgres://… (env MILEPOST_STORE; default .milepost).", valueName: "store"))
     var store: String?
 
-    var spec: String {
-        store ?? ProcessInfo.processInfo.environment["MILEPOST_STORE"] ?? ".milepost"
+    var spec: String { Self.spec(store) }
+
+    func open() throws -> any MilepostStore { try Self.open(spec) }
+
+    /// The store named by the flag, else the environment, else the default.
+    static func spec(_ flag: String?) -> String {
+        flag ?? ProcessInfo.processInfo.environment["MILEPOST_STORE"] ?? ".milepost"
     }
 
     /// The application's store opener if it has one; else a `PostgresStore` for `postgres://` and
     /// `postgresql://` URLs and a `FileStore` for anything else.
-    func open() throws -> any MilepostStore {
+    static func open(_ spec: String) throws -> any MilepostStore {
         if let open = CommandContext.openStore { return try open(spec) }
         return PostgresStore.accepts(spec) ? PostgresStore(url: spec) : FileStore(directory: spec)
     }
