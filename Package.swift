@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Milepost", targets: ["Milepost"]),
+        .library(name: "MilepostPostgres", targets: ["MilepostPostgres"]),
         .library(name: "MilepostCLI", targets: ["MilepostCLI"]),
         .executable(name: "milepost", targets: ["milepost"]),
     ],
@@ -40,11 +41,24 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The system libpq (Debian: libpq-dev), seen through a one-header shim.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // The PostgreSQL store (fleet mode) and the built-in `sql` step.
+        .target(
+            name: "MilepostPostgres",
+            dependencies: ["Milepost", "CLibPQ"],
+            swiftSettings: strictSettings
+        ),
         // The command line as a library, so applications can ship their own binary.
         .target(
             name: "MilepostCLI",
             dependencies: [
                 "Milepost",
+                "MilepostPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -52,7 +66,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "milepost",
-            dependencies: ["MilepostCLI"],
+            dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -63,6 +77,11 @@ let package = Package(
         .testTarget(
             name: "MilepostTests",
             dependencies: ["Milepost", "MilepostYAML"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MilepostPostgresTests",
+            dependencies: ["MilepostPostgres", "Milepost", "milepost"],
             swiftSettings: strictSettings
         ),
         .testTarget(

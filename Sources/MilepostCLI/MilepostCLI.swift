@@ -5,17 +5,30 @@ import Foundation
 /// its own steps in one line.
 ///
 /// ```swift
-/// @main enum TiTiMigrate {
-///     static func main() async {
-///         await MilepostCLI.main(registry: .standard.installing(TiTiSteps.self))
-///     }
-/// }
+/// // Sources/titi-migrate/main.swift
+/// await MilepostCLI.main(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
 /// ```
 public enum MilepostCLI {
+    /// Opens the store `--store` (or `MILEPOST_STORE`, or `.milepost`) names.
+    public typealias StoreOpener = @Sendable (_ spec: String) throws -> any MilepostStore
+
     /// Parses the process arguments, runs the command with `registry`, and exits with its code.
-    public static func main(registry: StepRegistry = .standard, arguments: [String]? = nil) async -> Never {
+    /// - parameters:
+    ///   - registry: the steps manifests may name; `.standard` has the built-in `exec`, `StepRegistry()` none.
+    ///   - store: opens the store for a `--store` value; nil for the stock behaviour (a `FileStore` directory).
+    ///   - arguments: the command line without the program name; nil for the process arguments.
+    ///
+    /// An up-to-date `run` on the stock file store is answered from the state alone, before the
+    /// parser (see `PreStart`); on the main actor, so that answer needs no thread of the concurrency runtime.
+    @MainActor
+    public static func main(
+        registry: StepRegistry = .standard, store: StoreOpener? = nil, arguments: [String]? = nil
+    ) async -> Never {
+        if store == nil, let code = PreStart.attempt(arguments ?? Array(CommandLine.arguments.dropFirst())) { exit(code) }
         await CommandContext.$registry.withValue(registry) {
-            await MilepostCommand.main(arguments)
+            await CommandContext.$openStore.withValue(store) {
+                await MilepostCommand.main(arguments)
+            }
         }
         exit(0)
     }
@@ -24,4 +37,6 @@ public enum MilepostCLI {
 enum CommandContext {
     /// The registry the running command resolves step names with.
     @TaskLocal static var registry = StepRegistry.standard
+    /// The application's store opener, if it has one.
+    @TaskLocal static var openStore: MilepostCLI.StoreOpener?
 }

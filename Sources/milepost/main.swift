@@ -1,3 +1,5 @@
+import Milepost
 import MilepostCLI
+import MilepostPostgres
 
-await MilepostCLI.main()
+await MilepostCLI.main(registry: .standard.installing(PostgresSteps.self))

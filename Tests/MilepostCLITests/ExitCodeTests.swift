@@ -129,4 +129,21 @@ import Testing
         #expect(journal.contains(#""event":"step-interrupted""#))
         #expect(try work.milepost.run("run", "--to", "2", "--lock-timeout", "1s").status == 2)
     }
+
+    @Test func aSignalWhileWaitingForTheLockExits143() throws {
+        let work = try WorkDirectory()
+        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n", to: "milepost.yaml")
+        let (holder, holderOut, holderErr) = try work.milepost.start(["run", "--to", "1"])
+        defer {
+            kill(holder.processIdentifier, SIGKILL)
+            work.killOrphanedStep()
+            _ = MilepostBinary.finish(holder, holderOut, holderErr)
+        }
+        for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
+        let (waiter, stdout, stderr) = try work.milepost.start(["run", "--to", "1", "--lock-timeout", "30s"])
+        usleep(300_000)
+        kill(waiter.processIdentifier, SIGTERM)
+        let result = MilepostBinary.finish(waiter, stdout, stderr)
+        #expect(result.status == 143, "\(result.stderr)")
+    }
 }

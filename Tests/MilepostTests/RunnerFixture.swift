@@ -76,8 +76,9 @@ final class RunnerFixture: Sendable {
         return path
     }
 
-    func manifest(_ yaml: String) throws -> Manifest {
-        try Manifest.load(path: try writeManifest(yaml), registry: registry)
+    /// Writes `yaml` as the manifest and loads it with `registry` (default: the test steps).
+    func manifest(_ yaml: String, registry: StepRegistry? = nil) throws -> Manifest {
+        try Manifest.load(path: try writeManifest(yaml), registry: registry ?? self.registry)
     }
 
     func runner(_ configure: (inout RunOptions) -> Void = { _ in }) -> Runner {

@@ -28,7 +28,31 @@ public struct Plan: Sendable {
         public let step: ManifestStep
         public let status: Status
         /// Why, in words (`failed last time: …`, `added at or below 2.1, which this store had already reached`).
-        public let reason: String
+        public var reason: String { why.text(threshold: step.threshold) }
+        /// Why, as data: the words are built only when shown (a plan may have 100k entries).
+        let why: Reason
+    }
+
+    /// Why an entry has its status.
+    enum Reason: Sendable {
+        case completed
+        case reached(from: Version)
+        case aboveTarget(Version)
+        case interrupted(InProgressStep)
+        case failed(error: String)
+        case inRange(from: Version, to: Version)
+
+        func text(threshold: Version) -> String {
+            switch self {
+            case .completed: "completed before"
+            case .reached(let from): "at or below \(from), which was already reached; it will never run"
+            case .aboveTarget(let target): "above the target \(target)"
+            case .interrupted(let running):
+                "interrupted: was running in pid \(running.pid) on \(running.host) since \(running.since)"
+            case .failed(let error): "failed last time: \(error)"
+            case .inRange(let from, let target): "\(from) < \(threshold) <= \(target)"
+            }
+        }
     }
 
     public let from: Version

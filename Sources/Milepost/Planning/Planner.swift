@@ -9,26 +9,20 @@ public enum Planner {
     ) -> Plan {
         let completed = Set(state?.completed.map(\.id) ?? [])
         let entries = manifest.steps.map { step -> Plan.Entry in
-            let (status, reason) = status(of: step, from: from, to: target, completed: completed, state: state)
-            return Plan.Entry(step: step, status: status, reason: reason)
+            let (status, why) = status(of: step, from: from, to: target, completed: completed, state: state)
+            return Plan.Entry(step: step, status: status, why: why)
         }
         return Plan(from: from, origin: origin, to: target, entries: entries)
     }
 
     private static func status(
         of step: ManifestStep, from: Version, to target: Version, completed: Set<String>, state: StoredState?
-    ) -> (Plan.Status, String) {
-        if completed.contains(step.id) { return (.completed, "completed before") }
-        if step.threshold <= from {
-            return (.skipped, "at or below \(from), which was already reached; it will never run")
-        }
-        if step.threshold > target { return (.aboveTarget, "above the target \(target)") }
-        if let running = state?.inProgress, running.id == step.id {
-            return (.interrupted, "interrupted: was running in pid \(running.pid) on \(running.host) since \(running.since)")
-        }
-        if let failed = state?.failed, failed.id == step.id {
-            return (.pending, "failed last time: \(failed.error)")
-        }
-        return (.pending, "\(from) < \(step.threshold) <= \(target)")
+    ) -> (Plan.Status, Plan.Reason) {
+        if completed.contains(step.id) { return (.completed, .completed) }
+        if step.threshold <= from { return (.skipped, .reached(from: from)) }
+        if step.threshold > target { return (.aboveTarget, .aboveTarget(target)) }
+        if let running = state?.inProgress, running.id == step.id { return (.interrupted, .interrupted(running)) }
+        if let failed = state?.failed, failed.id == step.id { return (.pending, .failed(error: failed.error)) }
+        return (.pending, .inRange(from: from, to: target))
     }
 }

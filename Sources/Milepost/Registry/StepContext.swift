@@ -27,6 +27,9 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     public let manifestDirectory: String
     /// How long the runner waits for the step to stop after cancelling it.
     public let terminationGrace: Duration
+    /// The store the run holds the lock of, for steps that work on the store itself (the `sql`
+    /// step reaches the PostgreSQL store's transaction through it).
+    public let store: any LockedStore
 }
 
 /// The parameter type of a step that takes none: any `with:` key is reported as unknown.

@@ -10,7 +10,13 @@ public struct StepDefinition: Sendable {
     /// A label the application bumps when the step's code changes, so `status` can report drift.
     public let revision: String?
     /// The Swift name of the parameter type, for messages.
-    public let parametersTypeName: String
+    public var parametersTypeName: String { String(describing: parametersType) }
+
+    /// Kept as a type and named only when asked: `String(describing:)` of a type costs a scan of
+    /// the runtime's conformance tables, paid by every process start that builds a registry.
+    private let parametersType: any (Decodable & Sendable).Type
+    /// The plugin that contributed the step, or nil when it was registered directly.
+    public internal(set) var plugin: String?
 
     let decodeParameters: @Sendable (YAMLNode?) throws(YAMLError) -> any Sendable
     let body: @Sendable (StepInvocation, any Sendable) async throws -> Void
@@ -23,7 +29,7 @@ public struct StepDefinition: Sendable {
         self.description = description
         self.idempotent = idempotent
         self.revision = revision
-        self.parametersTypeName = String(describing: Parameters.self)
+        self.parametersType = parameters
         self.decodeParameters = { node throws(YAMLError) in
             try YAMLNodeDecoder().decode(Parameters.self, from: node)
         }
@@ -34,9 +40,11 @@ public struct StepDefinition: Sendable {
         }
     }
 
-    func renamed(_ name: String) -> StepDefinition {
+    /// The definition as `plugin` contributes it: under its namespace, if it has one.
+    func contributed(by plugin: any StepPlugin.Type) -> StepDefinition {
         var copy = self
-        copy.name = name
+        copy.name = plugin.namespace.map { "\($0):\(name)" } ?? name
+        copy.plugin = String(describing: plugin)
         return copy
     }
 }

@@ -11,11 +11,12 @@ struct StepInvocation: Sendable {
     var logger: Logger
     var manifestDirectory: String
     var terminationGrace: Duration
+    var store: any LockedStore
 
     func context<Parameters: Sendable>(with parameters: Parameters) -> StepContext<Parameters> {
         StepContext(
             id: id, name: name, threshold: threshold, from: from, to: to, parameters: parameters,
             attempt: attempt, logger: logger, manifestDirectory: manifestDirectory,
-            terminationGrace: terminationGrace)
+            terminationGrace: terminationGrace, store: store)
     }
 }

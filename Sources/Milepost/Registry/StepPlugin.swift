@@ -7,8 +7,7 @@
 ///         registry.register("reindex") { context in … }   // manifests say `search:reindex`
 ///     }
 /// }
-/// var registry = StepRegistry.standard
-/// registry.install(SearchSteps.self)
+/// let registry = StepRegistry.standard.installing(SearchSteps.self)
 /// ```
 public protocol StepPlugin {
     /// A prefix for every step the plugin registers (`search` → `search:reindex`), or nil for none.

@@ -46,12 +46,19 @@ public struct StepRegistry: Sendable {
             revision: revision, body: body))
     }
 
-    /// Registers every step of `plugin`, under its namespace if it has one.
-    public mutating func install(_ plugin: any StepPlugin.Type) {
-        var contributed = StepRegistry()
-        plugin.register(in: &contributed)
-        for definition in contributed.definitions.values.sorted(by: { $0.name < $1.name }) {
-            add(plugin.namespace.map { definition.renamed("\($0):\(definition.name)") } ?? definition)
+    /// Registers every step of each plugin, under its namespace if it has one.
+    /// - precondition: no resulting name is registered yet (a programmer error otherwise).
+    public mutating func install(_ plugins: (any StepPlugin.Type)...) {
+        install(plugins)
+    }
+
+    private mutating func install(_ plugins: [any StepPlugin.Type]) {
+        for plugin in plugins {
+            var contributed = StepRegistry()
+            plugin.register(in: &contributed)
+            for definition in contributed.all {
+                add(definition.contributed(by: plugin))
+            }
         }
     }
 
@@ -59,10 +66,32 @@ public struct StepRegistry: Sendable {
         precondition(
             StepName.isValid(definition.name),
             "Milepost: '\(definition.name)' is not a valid step name (\(StepName.pattern))")
-        precondition(
-            definitions[definition.name] == nil,
-            "Milepost: the step '\(definition.name)' is registered twice")
+        if let existing = definitions[definition.name] {
+            preconditionFailure(
+                "Milepost: the step '\(definition.name)' is registered twice "
+                    + "(first \(Self.origin(existing)), then \(Self.origin(definition))); "
+                    + "register each name once, or give one of the plugins a namespace")
+        }
         definitions[definition.name] = definition
+    }
+
+    private static func origin(_ definition: StepDefinition) -> String {
+        definition.plugin.map { "by the plugin \($0)" } ?? "directly"
+    }
+
+    // MARK: - Composing
+
+    /// A copy of the registry with each plugin installed, for building a registry in one expression:
+    ///
+    /// ```swift
+    /// let registry = StepRegistry.standard.installing(TiTiSteps.self, SearchSteps.self)
+    /// let bare = StepRegistry().installing(TiTiSteps.self)   // without the built-in `exec`
+    /// ```
+    /// - precondition: no resulting name is registered yet (a programmer error otherwise).
+    public func installing(_ plugins: (any StepPlugin.Type)...) -> StepRegistry {
+        var copy = self
+        copy.install(plugins)
+        return copy
     }
 
     // MARK: - Querying

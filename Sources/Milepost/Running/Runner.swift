@@ -29,12 +29,9 @@ public struct Runner: Sendable {
     /// - throws: the manifest's errors, `StoreError`, or `Version.ParseError` for a bad stored version.
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
-        if let seen, seen.inProgress == nil, try storedVersion(seen) == target {
-            return RunReport(
-                outcome: .upToDate, run: nil, app: seen.app, from: target, to: target, steps: [], plan: nil,
-                interrupted: nil, doneByAnotherRunner: false)
-        }
+        if let seen, let report = try upToDate(seen, at: target) { return report }
         let manifest = try loadManifest()
+        try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
             let state = try await store.readState()
             return try dryRun(manifest, state: state, to: target)
@@ -42,6 +39,16 @@ public struct Runner: Sendable {
         return try await withLock(app: manifest.app) { locked, journal in
             try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version)
         }
+    }
+
+    /// The pre-start fast path's decision: the `.upToDate` report when `state` is at `target` and no
+    /// step is interrupted; nil when a full `run` is needed.
+    /// - throws: `StoreError.unreadableState` for a bad stored version.
+    public func upToDate(_ state: StoredState, at target: Version) throws -> RunReport? {
+        guard state.inProgress == nil, try storedVersion(state) == target else { return nil }
+        return RunReport(
+            outcome: .upToDate, run: nil, app: state.app, from: target, to: target, steps: [], plan: nil,
+            interrupted: nil, doneByAnotherRunner: false)
     }
 
     /// Takes the store's lock for `body` and releases it however `body` ends.
@@ -63,7 +70,8 @@ public struct Runner: Sendable {
 
     /// What a run would do, from the stored state; writes nothing and takes no lock.
     public func plan(_ manifest: Manifest, to target: Version) async throws -> Plan {
-        try plan(manifest, state: try await store.readState(), to: target)
+        try refuseStepsTheStoreCannotRun(manifest)
+        return try plan(manifest, state: try await store.readState(), to: target)
     }
 
     /// Plans from the stored version, or the manifest's baseline when nothing is stored.
@@ -175,24 +183,35 @@ public struct Runner: Sendable {
         stepLogger[metadataKey: "step"] = "\(step.id)"
         stepLogger[metadataKey: "run"] = "\(journal.run)"
         let clock = ContinuousClock()
+        let transaction = checkpointTransaction(for: step, on: locked)
         var attempt = 0
         while true {
             attempt += 1
-            state.inProgress = InProgressStep(
-                id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt,
-                host: ProcessIdentity.host, pid: ProcessIdentity.pid)
-            state.updatedAt = Timestamp.now()
-            try await locked.commit(state, journal: [journal.record(.stepStarted, step: step.id, attempt: attempt)])
+            let started = journal.record(.stepStarted, step: step.id, attempt: attempt)
+            // In a transaction, the started record waits for the commit that ends the attempt.
+            var pending: [JournalRecord] = []
+            if let transaction {
+                try await transaction.beginStepTransaction()
+                pending = [started]
+            } else {
+                state.inProgress = InProgressStep(
+                    id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt,
+                    host: ProcessIdentity.host, pid: ProcessIdentity.pid)
+                state.updatedAt = Timestamp.now()
+                try await locked.commit(state, journal: [started])
+            }
             stepLogger.info("step started", metadata: ["attempt": "\(attempt)"])
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
             let invocation = StepInvocation(
                 id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
-                logger: stepLogger, manifestDirectory: directory, terminationGrace: options.terminationGrace)
+                logger: stepLogger, manifestDirectory: directory, terminationGrace: options.terminationGrace,
+                store: locked)
             let startedAt = clock.now
             let outcome = await StepExecution.run(timeout: step.timeout, grace: options.terminationGrace) {
                 try await step.definition.body(invocation, step.parameters)
             }
             let durationMs = Self.milliseconds(clock.now - startedAt)
+            if case .succeeded = outcome {} else { await transaction?.rollbackStepTransaction() }
             let error: String
             switch outcome {
             case .succeeded:
@@ -201,7 +220,7 @@ public struct Runner: Sendable {
                 state.completed.append(CompletedStep(
                     id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
                 state.updatedAt = Timestamp.now()
-                try await locked.commit(state, journal: [
+                try await locked.commit(state, journal: pending + [
                     journal.record(.stepSucceeded, step: step.id, attempt: attempt, durationMs: durationMs)
                 ])
                 stepLogger.info("step succeeded", metadata: ["duration_ms": "\(durationMs)"])
@@ -211,7 +230,7 @@ public struct Runner: Sendable {
                 // at it unless it is idempotent.
                 let message = "cancelled by a signal after \(durationMs) ms"
                 state.updatedAt = Timestamp.now()
-                try await locked.commit(state, journal: [
+                try await locked.commit(state, journal: pending + [
                     journal.record(.stepInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: message)
                 ])
                 stepLogger.warning("step interrupted")
@@ -223,14 +242,14 @@ public struct Runner: Sendable {
             }
             state.inProgress = nil
             state.updatedAt = Timestamp.now()
-            let failed = journal.record(.stepFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error)
+            let failed = pending + [journal.record(.stepFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error)]
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
             guard attempt <= step.retries, !Task.isCancelled else {
                 state.failed = FailedStep(id: step.id, run: journal.run, at: Timestamp.now(), error: error)
-                try await locked.commit(state, journal: [failed])
+                try await locked.commit(state, journal: failed)
                 return RunReport.StepResult(id: step.id, status: .failed, attempts: attempt, durationMs: durationMs, error: error)
             }
-            try await locked.commit(state, journal: [failed])
+            try await locked.commit(state, journal: failed)
             try? await Task.sleep(for: options.retryDelay * (1 << min(attempt - 1, 10)))
         }
     }

@@ -5,9 +5,22 @@ import Synchronization
 /// starting steps, cancels the current one (its `exec` process group gets the signal), journals the
 /// interruption and releases its lock instead of dying mid-write. Works when the process is PID 1.
 public enum SignalCancellation {
+    /// `body` threw after a signal cancelled it (for example while it waited for a lock).
+    public struct Interrupted: Error, Sendable, CustomStringConvertible {
+        public let signal: Int32
+        /// What `body` threw.
+        public let underlying: any Error
+
+        /// The conventional exit status, 128 + signal.
+        public var exitStatus: Int32 { 128 + signal }
+
+        public var description: String { "interrupted by signal \(signal) (\(underlying))" }
+    }
+
     /// Runs `body` in a task that SIGINT/SIGTERM cancel. Returns its result and the first signal
     /// received, if any (exit with 128 + signal). The handlers are in place before `body` starts,
     /// so before it can take a store's lock.
+    /// - throws: what `body` throws, wrapped in `Interrupted` when a signal had arrived.
     public static func run<Value: Sendable>(
         _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> (value: Value, signal: Int32?) {
@@ -26,7 +39,12 @@ public enum SignalCancellation {
             return current.signal != nil
         }
         if signalledEarly { task.cancel() }
-        let value = try await task.value
-        return (value, state.withLock { $0.signal })
+        do {
+            let value = try await task.value
+            return (value, state.withLock { $0.signal })
+        } catch {
+            if let signal = state.withLock({ $0.signal }) { throw Interrupted(signal: signal, underlying: error) }
+            throw error
+        }
     }
 }

@@ -16,6 +16,12 @@ public struct FileStore: MilepostStore {
     // MARK: - Reading (creates and modifies nothing)
 
     public func readState() async throws -> StoredState? {
+        try readStateSynchronously()
+    }
+
+    /// `readState()` on the calling thread, without suspending: lets a process's pre-start path
+    /// answer before any task or thread starts (see `Runner.upToDate(_:at:)`).
+    public func readStateSynchronously() throws -> StoredState? {
         try stateFile.read()
     }
 

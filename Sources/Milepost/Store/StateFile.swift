@@ -27,16 +27,23 @@ struct StateFile {
         guard !bytes.isEmpty else { throw unreadable("the file is empty") }
         let data = Data(bytes)
         let decoder = JSONDecoder()
+        // One parse when the file is good (this is the pre-start path); the probe runs only on a
+        // failure, so that a newer format is named as such rather than by the field it broke.
         do {
-            let format = try decoder.decode(FormatProbe.self, from: data).format
-            guard (1...StoredState.currentFormat).contains(format) else {
-                throw unreadable(
-                    "format \(format) is not one this version of Milepost knows "
-                        + "(it reads format 1 to \(StoredState.currentFormat)); upgrade Milepost")
-            }
-            return try decoder.decode(StoredState.self, from: data)
+            let state = try decoder.decode(StoredState.self, from: data)
+            try checkFormat(state.format)
+            return state
         } catch let error as DecodingError {
+            if let format = try? decoder.decode(FormatProbe.self, from: data).format { try checkFormat(format) }
             throw unreadable(error.summary)
+        }
+    }
+
+    private func checkFormat(_ format: Int) throws(StoreError) {
+        guard (1...StoredState.currentFormat).contains(format) else {
+            throw unreadable(
+                "format \(format) is not one this version of Milepost knows "
+                    + "(it reads format 1 to \(StoredState.currentFormat)); upgrade Milepost")
         }
     }
 
@@ -44,7 +51,7 @@ struct StateFile {
         .unreadableState(location: path, reason: reason)
     }
 
-    /// Just the `format` field, checked before the rest so a newer format is named as such.
+    /// Just the `format` field, read when the whole state does not decode.
     private struct FormatProbe: Decodable {
         var format: Int
     }

@@ -82,7 +82,7 @@ public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible
         for index in 0..<max(lhs.components.count, rhs.components.count) {
             let left = index < lhs.components.count ? lhs.components[index] : "0"
             let right = index < rhs.components.count ? rhs.components[index] : "0"
-            if left != right { return numericLess(left, right) }
+            if !left.utf8.elementsEqual(right.utf8) { return numericLess(left, right) }
         }
         // Equal release parts: a pre-release sorts before the release.
         switch (lhs.preRelease.isEmpty, rhs.preRelease.isEmpty) {
@@ -106,9 +106,10 @@ public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible
         return trimmed.isEmpty ? "0" : trimmed
     }
 
-    /// Compares two digit strings without leading zeros, of any length.
+    /// Compares two digit strings without leading zeros, of any length (ASCII: compared as bytes).
     private static func numericLess(_ lhs: Substring, _ rhs: Substring) -> Bool {
-        lhs.count != rhs.count ? lhs.count < rhs.count : lhs < rhs
+        let (left, right) = (lhs.utf8, rhs.utf8)
+        return left.count != right.count ? left.count < right.count : left.lexicographicallyPrecedes(right)
     }
 
     /// SemVer 2.0 §11.4: numeric identifiers compare numerically and sort before alphanumeric ones;

@@ -46,12 +46,22 @@ extension MilepostCommand {
                     try await runner.run(to: target) { try manifest.load() }
                 }
                 let exitCode = Self.exitCode(for: report.outcome, signal: signal)
-                if format == .json {
-                    try JSONOutput.print(RunDocument(report, exitCode: exitCode, signal: signal))
-                } else {
-                    progress.summarize(report, hint: CommandHint(store: store.store, manifest: manifest.manifest))
-                }
+                try Self.show(
+                    report, format: format, exitCode: exitCode, signal: signal, progress: progress,
+                    hint: CommandHint(store: store.store, manifest: manifest.manifest))
                 if exitCode != 0 { throw ExitCode(exitCode) }
+            }
+        }
+
+        /// Prints the outcome: the JSON document, or the human summary on stderr.
+        static func show(
+            _ report: RunReport, format: OutputFormat, exitCode: Int32, signal: Int32?, progress: RunProgressPrinter,
+            hint: CommandHint
+        ) throws {
+            if format == .json {
+                try JSONOutput.print(RunDocument(report, exitCode: exitCode, signal: signal))
+            } else {
+                progress.summarize(report, hint: hint)
             }
         }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Milepost
+import MilepostPostgres
 
 /// `--store` (env `MILEPOST_STORE`, default `.milepost`): a directory, or a PostgreSQL URL.
 struct StoreOptions: ParsableArguments {
@@ -8,15 +9,19 @@ struct StoreOptions: ParsableArguments {
         "The store: a directory, or postgres://… (env MILEPOST_STORE; default .milepost).", valueName: "store"))
     var store: String?
 
-    var spec: String {
-        store ?? ProcessInfo.processInfo.environment["MILEPOST_STORE"] ?? ".milepost"
+    var spec: String { Self.spec(store) }
+
+    func open() throws -> any MilepostStore { try Self.open(spec) }
+
+    /// The store named by the flag, else the environment, else the default.
+    static func spec(_ flag: String?) -> String {
+        flag ?? ProcessInfo.processInfo.environment["MILEPOST_STORE"] ?? ".milepost"
     }
 
-    func open() throws -> any MilepostStore {
-        let spec = spec
-        if spec.hasPrefix("postgres://") || spec.hasPrefix("postgresql://") {
-            throw StoreError.unreachable(location: "postgres", reason: "this build has no PostgreSQL store")
-        }
-        return FileStore(directory: spec)
+    /// The application's store opener if it has one; else a `PostgresStore` for `postgres://` and
+    /// `postgresql://` URLs and a `FileStore` for anything else.
+    static func open(_ spec: String) throws -> any MilepostStore {
+        if let open = CommandContext.openStore { return try open(spec) }
+        return PostgresStore.accepts(spec) ? PostgresStore(url: spec) : FileStore(directory: spec)
     }
 }

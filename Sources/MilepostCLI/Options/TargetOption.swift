@@ -9,7 +9,10 @@ struct TargetOption: ParsableArguments {
     var to: Version?
 
     /// The target, from the flag or the environment; nil when neither gives one.
-    func resolved() throws -> Version? {
+    func resolved() throws -> Version? { try Self.resolve(to) }
+
+    /// The flag's version, else `MILEPOST_TO`'s; nil when neither gives one.
+    static func resolve(_ to: Version?) throws -> Version? {
         if let to { return to }
         guard let text = ProcessInfo.processInfo.environment["MILEPOST_TO"] else { return nil }
         do {

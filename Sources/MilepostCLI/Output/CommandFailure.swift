@@ -17,6 +17,7 @@ enum CommandFailure {
             case .unreachable: 69
             }
         case is Runner.MaintenanceError: 64
+        case let error as SignalCancellation.Interrupted: error.exitStatus
         default: 1
         }
     }

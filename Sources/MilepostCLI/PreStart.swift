@@ -1,0 +1,75 @@
+import Logging
+import Milepost
+import MilepostYAML
+
+/// The pre-start fast path of `milepost run`, taken before ArgumentParser is involved.
+///
+/// In a statically linked binary, ArgumentParser's reflection (dynamic casts that scan the whole
+/// conformance table) costs most of a no-op run (docs/performance.md). When the arguments are a
+/// plain `run` with long options this understands and the store is already at the target with
+/// nothing interrupted, the state alone answers and the process exits 0 with `run`'s own output.
+/// Anything else — another command, an unknown or repeated option, a bad value, a store that is
+/// not up to date, any error — returns nil and the full parser runs, so behaviour and messages
+/// stay exactly those of `MilepostCommand.Run`. Only the file store has a synchronous read, so
+/// other stores always take the full path.
+enum PreStart {
+    /// Options whose value is checked here the way `Run` checks it; nil means "any value".
+    private static let options: [String: (@Sendable (String) -> Bool)?] = [
+        "store": nil,
+        "manifest": nil,
+        "to": { Version($0) != nil },
+        "max-manifest-size": { Int($0) != nil },
+        "lock-timeout": { DurationText.parse($0) != nil },
+        "termination-grace": { DurationText.parse($0) != nil },
+        "format": { $0 == "text" || $0 == "json" },
+        "log-level": { Logger.Level(rawValue: $0) != nil },
+    ]
+    /// Flags that change nothing when the store is up to date.
+    private static let flags: Set<String> = ["allow-downgrade"]
+
+    /// The exit code of an up-to-date `run`, after printing its outcome; nil to parse normally.
+    /// Synchronous on purpose: called on the main thread, it answers before any thread starts.
+    static func attempt(_ arguments: [String]) -> Int32? {
+        guard let values = parse(arguments) else { return nil }
+        do {
+            guard let target = try TargetOption.resolve(values["to"].flatMap(Version.init)),
+                  let store = try StoreOptions.open(StoreOptions.spec(values["store"])) as? FileStore,
+                  let state = try store.readStateSynchronously(),
+                  let report = try Runner(store: store).upToDate(state, at: target)
+            else { return nil }
+            let format: OutputFormat = values["format"] == "json" ? .json : .text
+            try MilepostCommand.Run.show(
+                report, format: format, exitCode: 0, signal: nil,
+                progress: RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY),
+                hint: CommandHint(store: values["store"], manifest: values["manifest"]))
+            return 0
+        } catch {
+            return nil
+        }
+    }
+
+    /// `run` followed by known long options (`--name value`, `--name=value`, or a flag), each at most once.
+    private static func parse(_ arguments: [String]) -> [String: String]? {
+        guard arguments.first == "run" else { return nil }
+        var values: [String: String] = [:]
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            guard argument.hasPrefix("--") else { return nil }
+            let option = argument.dropFirst(2)
+            let name: String
+            let value: String
+            if let equals = option.firstIndex(of: "=") {
+                (name, value) = (String(option[..<equals]), String(option[option.index(after: equals)...]))
+                guard !flags.contains(name) else { return nil }
+            } else if flags.contains(String(option)) {
+                (name, value) = (String(option), "")
+            } else {
+                guard let next = rest.popFirst(), !next.hasPrefix("-") else { return nil }
+                (name, value) = (String(option), next)
+            }
+            let known = flags.contains(name) || options[name].map { $0?(value) ?? true } == true
+            guard known, values.updateValue(value, forKey: name) == nil else { return nil }
+        }
+        return values
+    }
+}

@@ -1,0 +1,83 @@
+import Milepost
+
+/// A connection to the store's database, with libpq failures turned into `StoreError`s that
+/// name the store: a lost connection is `.unreachable` (exit 69), any other failure `.io` (74).
+struct PostgresSession: Sendable {
+    let connection: PGConnection
+    let settings: ConnectionSettings
+
+    var location: String { settings.location }
+
+    /// Opens a connection.
+    /// - throws: `StoreError.unreachable` naming host, port, database and user (never the password).
+    static func open(_ settings: ConnectionSettings) async throws -> PostgresSession {
+        do {
+            return PostgresSession(connection: try await PGConnection.connect(settings.parameters()), settings: settings)
+        } catch {
+            throw StoreError.unreachable(location: settings.location, reason: "\(error.target): \(error.message)")
+        }
+    }
+
+    /// Runs one statement (or a parameterless script).
+    @discardableResult
+    func query(_ sql: String, _ parameters: [String?] = []) async throws -> [[String?]] {
+        do {
+            return try await connection.execute(sql, parameters)
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// Like `query`, but nil when the schema or a table does not exist yet (nothing was ever stored).
+    func queryIfCreated(_ sql: String, _ parameters: [String?] = []) async throws -> [[String?]]? {
+        do {
+            return try await connection.execute(sql, parameters)
+        } catch where error.sqlState == "3F000" || error.sqlState == "42P01" {
+            return nil
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// Makes the server check every second that this client is still there while a statement runs
+    /// (PostgreSQL 14 and later; older servers keep running until the statement ends). After a kill
+    /// -9 of the runner mid-`sql`-step, the server then aborts the step's statement and rolls its
+    /// transaction back at once, instead of holding its locks until the statement would have ended.
+    func checkClientConnection() async throws {
+        do {
+            try await connection.execute("SET client_connection_check_interval = '1s'")
+        } catch where error.sqlState == "42704" {
+            // An older server without the setting.
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func transaction<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        try await query("BEGIN")
+        do {
+            let result = try await body()
+            try await query("COMMIT")
+            return result
+        } catch {
+            await rollback()
+            throw error
+        }
+    }
+
+    /// Rolls back the open transaction, if any. Best effort: a lost connection rolls back by itself.
+    func rollback() async {
+        _ = try? await connection.execute("ROLLBACK")
+    }
+
+    func storeError(_ failure: PGQueryFailure) -> StoreError {
+        if failure.connectionLost {
+            return .unreachable(location: location, reason: "the connection was lost: \(failure.message)")
+        }
+        if failure.sqlState == "42501" {
+            return .io(location: location, reason: "\(failure.message) (see docs/postgres.md for the privileges Milepost needs)")
+        }
+        return .io(location: location, reason: failure.message)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Milepost
+
+/// The SQL that reads and writes the state, the completed steps and the journal.
+struct StateQueries: Sendable {
+    let schema: PostgresSchema
+    let location: String
+
+    /// The stored state (nil when nothing is stored or the tables do not exist yet) and the
+    /// generation it was read at (nil when the tables do not exist).
+    func read(on session: PostgresSession) async throws -> (state: StoredState?, generation: Int64?) {
+        let sql = """
+            SELECT s.generation, s.format, json_build_object(
+                'format', s.format, 'app', s.app, 'version', s.version,
+                'completed', COALESCE((
+                    SELECT json_agg(json_build_object(
+                        'id', c.id, 'at', c.at, 'run', c.run, 'fingerprint', c.fingerprint, 'via', c.via)
+                        ORDER BY c.position)
+                    FROM \(schema.completedSteps) c), '[]'::json),
+                'in_progress', s.in_progress, 'failed', s.failed, 'updated_at', s.updated_at)::text,
+                s.version IS NULL
+            FROM \(schema.state) s
+            """
+        guard let rows = try await session.queryIfCreated(sql), let row = rows.first else { return (nil, nil) }
+        let generation = Int64(row[0] ?? "")
+        if row[3] == "t" { return (nil, generation) }
+        let format = Int(row[1] ?? "") ?? 0
+        guard (1...StoredState.currentFormat).contains(format) else {
+            throw StoreError.unreadableState(
+                location: location,
+                reason: "format \(format) is not one this version of Milepost knows "
+                    + "(it reads format 1 to \(StoredState.currentFormat)); upgrade Milepost")
+        }
+        do {
+            return (try JSONDecoder().decode(StoredState.self, from: Data((row[2] ?? "").utf8)), generation)
+        } catch {
+            throw StoreError.unreadableState(location: location, reason: "\(error)")
+        }
+    }
+
+    /// Every journal record, oldest first; none when the tables do not exist yet.
+    func journal(on session: PostgresSession) async throws -> [JournalRecord] {
+        let rows = try await session.queryIfCreated("SELECT record::text FROM \(schema.journal) ORDER BY seq") ?? []
+        let decoder = JSONDecoder()
+        return try rows.map { row in
+            do {
+                return try decoder.decode(JournalRecord.self, from: Data((row[0] ?? "").utf8))
+            } catch {
+                throw StoreError.io(location: location, reason: "unreadable journal record: \(error)")
+            }
+        }
+    }
+
+    /// Writes `state` and appends `records` if the generation still is `generation`, and bumps it.
+    /// `completedFrom` is the position of the first completed step to insert (the earlier ones are
+    /// stored already). One statement, so it is atomic on its own.
+    /// - returns: The new generation, or nil when the fence refused the write.
+    func write(
+        _ state: StoredState, completedFrom: Int, journal records: [JournalRecord], ifGeneration generation: Int64,
+        on session: PostgresSession
+    ) async throws -> Int64? {
+        let sql = """
+            WITH fenced AS (
+                UPDATE \(schema.state) SET generation = generation + 1, format = $2::integer, app = $3,
+                    version = $4, in_progress = $5::jsonb, failed = $6::jsonb, updated_at = $7
+                WHERE generation = $1::bigint
+                RETURNING generation
+            ), completed AS (
+                INSERT INTO \(schema.completedSteps) (position, id, at, run, fingerprint, via)
+                SELECT $8::integer + n - 1, e->>'id', e->>'at', e->>'run', e->>'fingerprint', e->>'via'
+                FROM json_array_elements($9::json) WITH ORDINALITY AS t(e, n)
+                WHERE EXISTS (SELECT 1 FROM fenced)
+            ), journal AS (
+                \(insertJournal(from: "$10"))
+                WHERE EXISTS (SELECT 1 FROM fenced)
+                ORDER BY n
+            )
+            SELECT generation FROM fenced
+            """
+        let rows = try await session.query(sql, [
+            String(generation), String(state.format), state.app, state.version,
+            state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt,
+            String(completedFrom), Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
+        ])
+        return rows.first.flatMap { $0[0] }.flatMap { Int64($0) }
+    }
+
+    /// Appends `records` if the generation still is `generation`.
+    /// - returns: False when the fence refused the write.
+    func append(_ records: [JournalRecord], ifGeneration generation: Int64, on session: PostgresSession) async throws -> Bool {
+        let sql = """
+            \(insertJournal(from: "$2"))
+            WHERE EXISTS (SELECT 1 FROM \(schema.state) WHERE generation = $1::bigint)
+            ORDER BY n
+            RETURNING seq
+            """
+        return try await session.query(sql, [String(generation), Self.json(records)]).count == records.count
+    }
+
+    /// Deletes the completed steps, before they are written again from the first.
+    func clearCompleted(on session: PostgresSession) async throws {
+        try await session.query("DELETE FROM \(schema.completedSteps)")
+    }
+
+    private func insertJournal(from parameter: String) -> String {
+        """
+        INSERT INTO \(schema.journal) (time, run, event, step, record)
+            SELECT e->>'time', e->>'run', e->>'event', e->>'step', e::jsonb
+            FROM json_array_elements(\(parameter)::json) WITH ORDINALITY AS t(e, n)
+        """
+    }
+
+    static func json(_ value: some Encodable) -> String {
+        // Plain strings and numbers always encode.
+        String(decoding: try! JSONEncoder().encode(value), as: UTF8.self)
+    }
+}

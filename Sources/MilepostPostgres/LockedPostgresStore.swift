@@ -1,0 +1,107 @@
+import Milepost
+
+/// A PostgreSQL store whose advisory lock this process holds, through the lock session; state and
+/// journal go through the data session.
+///
+/// Fencing: taking the lock bumped the state's generation and handed this holder the new value.
+/// Every write is a compare-and-set on it (and bumps it again), so once another runner has taken
+/// the lock — because this one's session was dropped by a partition or a long pause — this one's
+/// writes are refused instead of overwriting newer state.
+actor LockedPostgresStore: TransactionalLockedStore {
+    private let store: PostgresStore
+    private var sessions: (lock: PostgresSession, data: PostgresSession)?
+    /// The fencing generation this holder expects to find.
+    private var generation: Int64
+    /// The completed steps as stored: a commit whose list extends them inserts only the new ones.
+    private var storedCompleted: [CompletedStep] = []
+    /// True between `beginStepTransaction()` and the commit or rollback that ends it.
+    private var inStepTransaction = false
+
+    init(store: PostgresStore, lock: PostgresSession, data: PostgresSession, generation: Int64) {
+        self.store = store
+        self.sessions = (lock, data)
+        self.generation = generation
+    }
+
+    func readState() async throws -> StoredState? {
+        let state = try await store.queries.read(on: data()).state
+        storedCompleted = state?.completed ?? []
+        return state
+    }
+
+    /// One statement when it can (it is then atomic by itself), a transaction when the step's own
+    /// transaction is open or the completed steps must be rewritten.
+    func commit(_ state: StoredState, journal records: [JournalRecord]) async throws {
+        let data = try data()
+        let appending = state.completed.starts(with: storedCompleted)
+        let from = appending ? storedCompleted.count : 0
+        let written: Int64?
+        if inStepTransaction || !appending {
+            if !inStepTransaction { try await data.query("BEGIN") }
+            inStepTransaction = false
+            do {
+                if !appending { try await store.queries.clearCompleted(on: data) }
+                written = try await store.queries.write(
+                    state, completedFrom: from, journal: records, ifGeneration: generation, on: data)
+                if written != nil { try await data.query("COMMIT") } else { await data.rollback() }
+            } catch {
+                await data.rollback()
+                throw error
+            }
+        } else {
+            written = try await store.queries.write(
+                state, completedFrom: from, journal: records, ifGeneration: generation, on: data)
+        }
+        guard let written else { throw fenced() }
+        generation = written
+        storedCompleted = state.completed
+    }
+
+    func append(_ records: [JournalRecord]) async throws {
+        guard !records.isEmpty else { return }
+        guard try await store.queries.append(records, ifGeneration: generation, on: data()) else { throw fenced() }
+    }
+
+    func release() async {
+        guard let (lock, data) = sessions else { return }
+        sessions = nil
+        if inStepTransaction { await data.rollback() }
+        await store.advisoryLock.release(on: lock)
+    }
+
+    // MARK: - The step's transaction
+
+    func beginStepTransaction() async throws {
+        try await data().query("BEGIN")
+        inStepTransaction = true
+    }
+
+    func rollbackStepTransaction() async {
+        guard inStepTransaction, let (_, data) = sessions else { return }
+        inStepTransaction = false
+        await data.rollback()
+    }
+
+    /// Runs a step's SQL script on the data session: inside the step's transaction when one is
+    /// open, else as the server runs a script sent on its own.
+    /// - throws: the server's error as `PGQueryFailure`, so the step fails with it.
+    func execute(stepSQL sql: String) async throws {
+        try await data().connection.execute(sql)
+    }
+
+    // MARK: - Internals
+
+    private func data() throws -> PostgresSession {
+        guard let sessions else {
+            preconditionFailure("a LockedStore of \(store.location) was used after release()")
+        }
+        return sessions.data
+    }
+
+    private func fenced() -> StoreError {
+        .io(
+            location: store.location,
+            reason: "checkpoint refused by the fence: another runner took the lock since this one did "
+                + "(its lock session was lost); nothing was written. Run again to pick up from the stored state")
+    }
+}

@@ -1,0 +1,73 @@
+public import Milepost
+
+/// The PostgreSQL store (`--store postgres://…`): the same state, checkpoints and journal as the
+/// file store, in tables of one schema, shared by every replica that connects to the database.
+/// See docs/postgres.md for the tables, the privileges and the locking and fencing model.
+///
+/// ```swift
+/// let store = PostgresStore(url: "postgres://app@db.internal/app?sslmode=require")
+/// let report = try await Runner(store: store).run(to: Version("2.7")!) { try Manifest.load(…) }
+/// ```
+public struct PostgresStore: MilepostStore {
+    let settings: ConnectionSettings
+
+    /// A store reached through a libpq URL (`postgres://` or `postgresql://`). libpq reads the
+    /// `PG*` environment variables, `~/.pgpass`, `sslmode` and the rest as usual. Milepost's own
+    /// URL parameter `milepost_schema` names the schema (default `milepost`); `schema` overrides it.
+    /// Nothing is contacted until a method is called.
+    public init(url: String, schema: String? = nil) {
+        settings = ConnectionSettings(url: url, schema: schema)
+    }
+
+    /// True for the URLs this store takes: `postgres://…` and `postgresql://…`.
+    public static func accepts(_ spec: String) -> Bool {
+        spec.hasPrefix("postgres://") || spec.hasPrefix("postgresql://")
+    }
+
+    /// The URL without its password.
+    public var location: String { settings.location }
+    /// The schema holding the tables.
+    public var schema: String { settings.schema }
+
+    var tables: PostgresSchema { PostgresSchema(name: settings.schema) }
+    var queries: StateQueries { StateQueries(schema: tables, location: location) }
+    var advisoryLock: AdvisoryLock { AdvisoryLock(schema: tables) }
+
+    // MARK: - Reading (creates and modifies nothing)
+
+    public func readState() async throws -> StoredState? {
+        try await reading { try await queries.read(on: $0).state }
+    }
+
+    public func readJournal() async throws -> [JournalRecord] {
+        try await reading { try await queries.journal(on: $0) }
+    }
+
+    public func lockHolder() async throws -> LockHolder? {
+        try await reading { try await advisoryLock.holder(on: $0) }
+    }
+
+    private func reading<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        try await body(try await PostgresSession.open(settings))
+    }
+
+    // MARK: - Locking
+
+    /// Creates the schema if needed, then takes the advisory lock on a connection of its own (see
+    /// `AdvisoryLock`) and reads the state on a second connection, the one checkpoints use.
+    public func lock(timeout: Duration, holder: LockHolder) async throws -> any LockedStore {
+        let data = try await PostgresSession.open(settings)
+        try await data.checkClientConnection()
+        try await tables.create(on: data)
+        let lock = try await PostgresSession.open(settings)
+        let generation = try await advisoryLock.acquire(on: lock, timeout: timeout, holder: holder)
+        let locked = LockedPostgresStore(store: self, lock: lock, data: data, generation: generation)
+        do {
+            _ = try await locked.readState()
+        } catch {
+            await locked.release()
+            throw error
+        }
+        return locked
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Milepost
+
+/// The built-in `sql` step (PostgreSQL store only): runs SQL given inline or in a file relative to
+/// the manifest, by default in the same transaction as its checkpoint.
+enum SQLStep {
+    struct Parameters: Decodable, StoreBoundParameters {
+        /// The SQL to run, inline.
+        var sql: String?
+        /// A file holding the SQL; relative to the manifest's directory.
+        var file: String?
+        /// False to run outside the checkpoint's transaction (`CREATE INDEX CONCURRENTLY`); the
+        /// step then behaves like any other step.
+        var transaction: Bool
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            sql = try container.decodeIfPresent(String.self, forKey: .sql)
+            file = try container.decodeIfPresent(String.self, forKey: .file)
+            transaction = try container.decodeIfPresent(Bool.self, forKey: .transaction) ?? true
+            guard (sql == nil) != (file == nil) else {
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "give either 'sql' or 'file', not both or neither"))
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case sql, file, transaction }
+
+        func refusal(for store: any MilepostStore) -> String? {
+            store is PostgresStore
+                ? nil : "the sql step needs a PostgreSQL store (--store postgres://…), and \(store.location) is not one"
+        }
+
+        var runsInCheckpointTransaction: Bool { transaction }
+    }
+
+    @Sendable static func run(_ context: StepContext<Parameters>) async throws {
+        guard let store = context.store as? LockedPostgresStore else {
+            // The runner refuses the manifest before any step runs; reaching this is a programmer error.
+            preconditionFailure("the sql step ran against \(type(of: context.store)), not the PostgreSQL store")
+        }
+        let text: String
+        if let sql = context.parameters.sql {
+            text = sql
+        } else {
+            let directory = URL(fileURLWithPath: context.manifestDirectory, isDirectory: true)
+            let path = URL(fileURLWithPath: context.parameters.file ?? "", relativeTo: directory).path
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw Failure(message: "cannot read \(path): \(error.localizedDescription)")
+            }
+        }
+        context.logger.debug("sql: \(text.count) characters, transaction: \(context.parameters.transaction)")
+        try await store.execute(stepSQL: text)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}

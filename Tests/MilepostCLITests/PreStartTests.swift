@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// The pre-start path answers an up-to-date `run` before the argument parser: it must say and do
+/// exactly what the full path does, and step aside whenever it is not sure.
+@Suite struct PreStartTests {
+    /// A store already at 2.1 (one step ran), and the manifest that got it there.
+    static func upToDateStore() throws -> WorkDirectory {
+        let work = try WorkDirectory()
+        try work.write(ExitCodeTests.manifest, to: "milepost.yaml")
+        let first = try work.milepost.run("run", "--to", "2.1")
+        #expect(first.status == 0, "\(first.stderr)")
+        return work
+    }
+
+    @Test(arguments: ["text", "json"])
+    func answersLikeTheFullPath(format: String) throws {
+        let work = try Self.upToDateStore()
+        let fast = try work.milepost.run("run", "--to", "2.1", "--format", format)
+        // A repeated option is left to ArgumentParser (the last value wins there).
+        let full = try work.milepost.run("run", "--to", "1.0", "--to=2.1", "--format", format)
+        #expect(fast.status == 0)
+        #expect(full.status == 0)
+        #expect(fast.stdout == full.stdout)
+        #expect(fast.stderr == full.stderr)
+        #expect(format == "json" ? fast.stdout.contains("\"outcome\" : \"up-to-date\"") : fast.stderr == "milepost: demo up to date at 2.1\n",
+                "\(fast.stdout)\(fast.stderr)")
+    }
+
+    @Test func readsOnlyTheState() throws {
+        let work = try Self.upToDateStore()
+        let journal = try work.read(".milepost/journal.jsonl")
+        try FileManager.default.removeItem(atPath: work.path + "/milepost.yaml")
+        var milepost = work.milepost
+        milepost.environment = ["MILEPOST_TO": "2.1", "MILEPOST_STORE": ".milepost"]
+        let result = try milepost.run("run", "--manifest=missing.yaml", "--lock-timeout", "1s", "--allow-downgrade")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("up to date at 2.1"))
+        #expect(try work.read(".milepost/journal.jsonl") == journal)
+    }
+
+    @Test(arguments: [
+        ["run", "--to", "2.1", "--format", "github"],
+        ["run", "--to", "2.x"],
+        ["run", "--to", "2.1", "--lock-timeout", "soon"],
+        ["run", "--to", "2.1", "--allow-downgrade=yes"],
+    ])
+    func leavesBadArgumentsToTheParser(arguments: [String]) throws {
+        let work = try Self.upToDateStore()
+        let result = try work.milepost.run(arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+    }
+
+    @Test func leavesPendingWorkToTheFullPath() throws {
+        let work = try Self.upToDateStore()
+        let result = try work.milepost.run("run", "--to", "2.7")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try work.read("ran.txt") == "2.1/touch 1.0 2.1\n2.7/later\n")
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Milepost
+@testable import MilepostPostgres
+
+/// The stores the conformance suite runs over, each made fresh and empty for one test.
+enum StoreKind: String, CaseIterable, Sendable {
+    case file, postgres
+
+    func make() throws -> ConformanceStore { try ConformanceStore(kind: self) }
+}
+
+/// A fresh store of one kind; a file store's directory is removed when this goes away.
+final class ConformanceStore: Sendable {
+    let kind: StoreKind
+    let store: any MilepostStore
+    private let scratch: TestDirectory
+
+    init(kind: StoreKind) throws {
+        self.kind = kind
+        scratch = try TestDirectory()
+        store = switch kind {
+        case .file: FileStore(directory: scratch.path + "/store")
+        case .postgres: PostgresStore(url: TestServer.freshSchemaURL())
+        }
+    }
+
+    /// Another instance of the same store, as a second process would open it.
+    func reopen() -> any MilepostStore {
+        switch store {
+        case let postgres as PostgresStore: PostgresStore(url: TestServer.url ?? "", schema: postgres.schema)
+        default: FileStore(directory: store.location)
+        }
+    }
+
+    /// True when nothing at all was created: no directory, or no schema.
+    func isUntouched() async throws -> Bool {
+        switch store {
+        case let postgres as PostgresStore:
+            try await TestServer.admin("SELECT to_regnamespace($1) IS NULL", [postgres.schema])[0][0] == "t"
+        default:
+            !FileManager.default.fileExists(atPath: store.location)
+        }
+    }
+
+    static let state = StoredState(
+        app: "shop", version: "2.1.0",
+        completed: [
+            CompletedStep(id: "2.0.0/backfill", at: "2026-01-02T03:04:05.678Z", run: "run-a", fingerprint: "f1"),
+            CompletedStep(
+                id: "2.1.0/reindex", at: "2026-01-02T03:05:00.000Z", run: "run-a", fingerprint: "f2", via: "resolved"),
+        ],
+        inProgress: InProgressStep(
+            id: "2.1.0/warm", run: "run-a", since: "2026-01-02T03:06:00.000Z", attempt: 2, host: "test-host", pid: 4242),
+        failed: FailedStep(id: "2.1.0/warm", run: "run-a", at: "2026-01-02T03:05:30.000Z", error: "boom \"quoted\" ü"),
+        updatedAt: "2026-01-02T03:06:00.000Z")
+
+    static func record(_ event: JournalRecord.Event, step: String? = nil) -> JournalRecord {
+        JournalRecord(
+            time: "2026-01-02T03:04:05.678Z", run: "run-a", event: event, app: "shop", step: step,
+            attempt: step == nil ? nil : 1, durationMs: step == nil ? nil : 12, host: "test-host", pid: 4242)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Real `milepost` processes against the real test server: the fleet guarantees.
+@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+struct FleetProcessTests {
+    /// A step that writes its shell's pid to `step.pid`, then sleeps until killed.
+    static let sleeper = #"{name: exec, id: slow, with: {command: [sh, -c, 'echo $$ > step.pid; exec sleep 60']}}"#
+
+    @Test func twentyRunnersAtOnceOnAnEmptyDatabaseRunEveryStepExactlyOnce() async throws {
+        let url = try await TestServer.freshDatabase()
+        let directory = try TestDirectory()
+        try directory.write("""
+            app: fleet
+            migrations:
+              "1.0":
+                - {name: exec, id: note-a, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> steps.log']}}
+              "1.1":
+                - {name: sql, id: seed, with: {sql: "CREATE TABLE seeded (n int); INSERT INTO seeded VALUES (1)"}}
+                - {name: exec, id: note-b, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> steps.log']}}
+            """, to: "milepost.yaml")
+        let runners = try (0..<20).map { _ in
+            try MilepostProcess(["run", "--store", url, "--to", "1.1", "--lock-timeout", "2m"], in: directory.path)
+        }
+        let results = try runners.map { try $0.wait() }
+        for result in results {
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(directory.read("steps.log") == "1.0/note-a\n1.1/note-b\n")
+        #expect(try await TestServer.admin("SELECT count(*) FROM seeded", url: url) == [["1"]])
+        #expect(try await TestServer.admin(
+            "SELECT string_agg(id, ',' ORDER BY position) FROM milepost.completed_steps", url: url)
+            == [["1.0/note-a,1.1/seed,1.1/note-b"]])
+        #expect(results.filter { $0.stderr.contains("3 steps ran") }.count == 1)
+    }
+
+    @Test func killingTheHolderMidStepLetsTheNextRunnerInAtOnceToReportTheInterruptedStep() async throws {
+        let url = TestServer.freshSchemaURL()
+        let directory = try TestDirectory()
+        try directory.write("migrations:\n  \"1.0\":\n    - \(Self.sleeper)\n", to: "milepost.yaml")
+        let holder = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let stepPID = try await directory.waitFor("step.pid")
+        kill(holder.pid, SIGKILL)
+        // The orphaned step keeps an inherited descriptor that `wait()` waits on: end it too.
+        kill(Int32(stepPID.dropLast()) ?? 0, SIGKILL)
+        _ = try holder.wait()
+
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5s"], in: directory.path)
+        #expect(next.status == 2, "\(next.stderr)")
+        #expect(next.stderr.contains("step 1.0/slow was interrupted (pid \(holder.pid) on "), "\(next.stderr)")
+    }
+
+    @Test func killingTheHolderMidSQLStepRollsTheStepBackAndTheNextRunnerRunsItAgain() async throws {
+        let url = try await TestServer.freshDatabase()
+        let directory = try TestDirectory()
+        let marker = "go_" + TestServer.uniqueName()
+        try directory.write("""
+            migrations:
+              "1.0":
+                - name: sql
+                  id: fill
+                  with:
+                    sql: |
+                      CREATE TABLE items (n int);
+                      INSERT INTO items VALUES (1);
+                      SELECT pg_sleep(60) WHERE to_regclass('\(marker)') IS NULL;
+            """, to: "milepost.yaml")
+        let holder = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await TestServer.admin(
+            "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()",
+            url: url) == [["0"]], ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(holder.pid, SIGKILL)
+        _ = try holder.wait()
+        try await TestServer.admin("CREATE TABLE \(marker) ()", url: url)
+
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5s"], in: directory.path)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try await TestServer.admin("SELECT count(*) FROM items", url: url) == [["1"]])
+        let events = try await TestServer.admin("SELECT event FROM milepost.journal ORDER BY seq", url: url).map { $0[0] ?? "" }
+        #expect(events == ["run-started", "run-started", "step-started", "step-succeeded", "run-finished"])
+    }
+
+    @Test func aWaitingRunnerExits75AfterTheLockTimeoutNamingTheHolder() async throws {
+        let url = TestServer.freshSchemaURL()
+        let directory = try TestDirectory()
+        try directory.write("migrations:\n  \"1.0\":\n    - \(Self.sleeper)\n", to: "milepost.yaml")
+        let holder = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        _ = try await directory.waitFor("step.pid")
+
+        let waiter = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
+        kill(holder.pid, SIGTERM)
+        #expect(try holder.wait().status == 143)
+        #expect(waiter.status == 75, "\(waiter.stderr)")
+        #expect(waiter.stderr.contains("held by pid \(holder.pid) on \(ProcessInfo.processInfo.hostName) since "), "\(waiter.stderr)")
+    }
+}
+
+/// Needs no server: the point is that there is none.
+@Suite struct UnreachableServerTests {
+    @Test(arguments: [["run", "--to", "1.0"], ["status"], ["history"], ["baseline", "1.0"]])
+    func everyCommandExits69NamingTheServerButNotThePassword(command: [String]) throws {
+        let directory = try TestDirectory()
+        try directory.write("migrations:\n  \"1.0\": [{name: exec, with: {command: [\"true\"]}}]\n", to: "milepost.yaml")
+        let result = try MilepostProcess.run(command + ["--store", "postgres://fleet:hunter2@127.0.0.1:1/shop"], in: directory.path)
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.contains("host 127.0.0.1 port 1 database shop user fleet"), "\(result.stderr)")
+        #expect(!result.stderr.contains("hunter2"))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The built `milepost` binary (beside the test bundle) run as a real child process, its stdout
+/// and stderr going to files in its working directory; tests read its exit status and stderr.
+struct MilepostProcess {
+    let process: Process
+    private let stderrPath: String
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Starts `milepost arguments…` in `directory`, without the test's `MILEPOST_*` variables,
+    /// and does not wait for it.
+    init(_ arguments: [String], in directory: String) throws {
+        let output = directory + "/milepost-" + UUID().uuidString
+        stderrPath = output + ".err"
+        for path in [output + ".out", stderrPath] {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        let tests = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        process = Process()
+        process.executableURL = tests.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("milepost")
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
+        process.standardOutput = FileHandle(forWritingAtPath: output + ".out")
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits for the process to end; returns its exit status and what it wrote on stderr.
+    func wait() throws -> (status: Int32, stderr: String) {
+        process.waitUntilExit()
+        return (process.terminationStatus, try String(contentsOfFile: stderrPath, encoding: .utf8))
+    }
+
+    /// Runs `milepost arguments…` to completion.
+    static func run(_ arguments: [String], in directory: String) throws -> (status: Int32, stderr: String) {
+        try MilepostProcess(arguments, in: directory).wait()
+    }
+}
+
+/// A fresh temporary directory (`mkdtemp`) for one test, removed with its content afterwards.
+final class TestDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/milepost-pg-XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func write(_ text: String, to name: String) throws {
+        try text.write(toFile: path + "/" + name, atomically: false, encoding: .utf8)
+    }
+
+    func read(_ name: String) -> String? {
+        try? String(contentsOfFile: path + "/" + name, encoding: .utf8)
+    }
+
+    /// Polls until `name` exists and is not empty, for at most `limit`; returns its content.
+    func waitFor(_ name: String, limit: Duration = .seconds(60)) async throws -> String {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let text = read(name), text.hasSuffix("\n") { return text }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw NeverAppeared(name: name)
+    }
+
+    struct NeverAppeared: Error {
+        var name: String
+    }
+}

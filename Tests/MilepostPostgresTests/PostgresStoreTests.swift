@@ -1,0 +1,111 @@
+import Foundation
+import Milepost
+import Testing
+@testable import MilepostPostgres
+
+/// What only the PostgreSQL store has: connection settings, its schema, the fence.
+@Suite struct PostgresSettingsTests {
+    @Test func theLocationNeverShowsAPasswordAndTheSchemaParameterIsMilepostsOwn() {
+        let settings = ConnectionSettings(
+            url: "postgresql://app:s3cret@db.internal:6432/shop?sslmode=require&password=other&milepost_schema=fleet%20a")
+        #expect(settings.location == "postgresql://app@db.internal:6432/shop?sslmode=require")
+        #expect(settings.url == "postgresql://app:s3cret@db.internal:6432/shop?sslmode=require&password=other")
+        #expect(settings.schema == "fleet a")
+        #expect(ConnectionSettings(url: "postgres://db/shop").schema == "milepost")
+        #expect(ConnectionSettings(url: "postgres://db/shop?milepost_schema=a", schema: "b").schema == "b")
+    }
+
+    @Test func milepostDefaultsComeBeforeTheURLSoTheURLOverridesThem() {
+        let parameters = ConnectionSettings(url: "postgres://db/shop?keepalives_idle=30").parameters(environment: [:])
+        let keywords = parameters.map(\.0)
+        #expect(keywords.last == "dbname")
+        #expect(parameters.last?.1 == "postgres://db/shop?keepalives_idle=30")
+        #expect(parameters.contains { $0 == ("keepalives_idle", "10") })
+        #expect(parameters.contains { $0 == ("keepalives_interval", "5") })
+        #expect(parameters.contains { $0 == ("keepalives_count", "3") })
+        #expect(parameters.contains { $0 == ("connect_timeout", "10") })
+        let name = try? #require(parameters.first { $0.0 == "fallback_application_name" }?.1)
+        #expect(name == "milepost \(getpid())@\(ProcessInfo.processInfo.hostName)")
+        #expect(!ConnectionSettings(url: "postgres://db").parameters(environment: ["PGCONNECT_TIMEOUT": "3"])
+            .contains { $0.0 == "connect_timeout" })
+    }
+
+    @Test func anUnreachableServerNamesHostPortDatabaseAndUserButNoPassword() async throws {
+        let store = PostgresStore(url: "postgres://fleet:hunter2@127.0.0.1:1/shop")
+        let error = try await #require(throws: StoreError.self) { try await store.readState() }
+        guard case .unreachable(let location, let reason) = error else {
+            Issue.record("expected unreachable, got \(error)")
+            return
+        }
+        #expect(location == "postgres://fleet@127.0.0.1:1/shop")
+        #expect(reason.hasPrefix("host 127.0.0.1 port 1 database shop user fleet: "), "\(reason)")
+        #expect(!error.description.contains("hunter2"))
+    }
+
+    @Test(arguments: ["milepost 4242@web-1", "milepost 7@a@b", "psql", "milepost x@y"])
+    func applicationNamesNameTheirProcess(name: String) {
+        let parsed = AdvisoryLock.parseApplicationName(name)
+        switch name {
+        case "milepost 4242@web-1": #expect(parsed?.pid == 4242 && parsed?.host == "web-1")
+        case "milepost 7@a@b": #expect(parsed?.pid == 7 && parsed?.host == "a@b")
+        default: #expect(parsed == nil)
+        }
+    }
+}
+
+@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+struct PostgresStoreTests {
+    @Test func theLockSessionIsNamedAfterThisProcessInPgStatActivity() async throws {
+        let store = PostgresStore(url: TestServer.freshSchemaURL())
+        let locked = try await store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        let names = try await TestServer.admin(
+            "SELECT a.application_name FROM pg_stat_activity a JOIN \(store.tables.state) s ON s.holder_pid = a.pid")
+        await locked.release()
+        #expect(names.map { $0[0] } == ["milepost \(getpid())@\(ProcessInfo.processInfo.hostName)"])
+    }
+
+    @Test func theFenceRefusesAHolderThatLostItsLock() async throws {
+        let url = TestServer.freshSchemaURL()
+        let first = try await PostgresStore(url: url).lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        let before = StoredState(app: "shop", version: "1", updatedAt: "t1")
+        try await first.commit(before, journal: [])
+        // A partition: the server drops the first holder's lock session; its data session lives on.
+        let store = PostgresStore(url: url)
+        try await TestServer.admin("SELECT pg_terminate_backend(holder_pid) FROM \(store.tables.state)")
+        let second = try await store.lock(timeout: .seconds(10), holder: TestServer.holder(run: "run-b"))
+
+        let stale = StoredState(app: "shop", version: "9", updatedAt: "t2")
+        let refused = try await #require(throws: StoreError.self) { try await first.commit(stale, journal: []) }
+        #expect(refused.description.contains("refused by the fence"), "\(refused)")
+        await #expect(throws: StoreError.self) { try await first.append([ConformanceStore.record(.runFinished)]) }
+
+        let newer = StoredState(app: "shop", version: "2", updatedAt: "t3")
+        try await second.commit(newer, journal: [ConformanceStore.record(.baseline)])
+        await #expect(throws: StoreError.self) { try await first.commit(stale, journal: []) }
+        await second.release()
+        await first.release()
+        #expect(try await store.readState() == newer)
+        #expect(try await store.readJournal().map(\.event) == [.baseline])
+    }
+
+    @Test func storesInDifferentSchemasLockIndependently() async throws {
+        let one = try await PostgresStore(url: TestServer.freshSchemaURL()).lock(timeout: .zero, holder: TestServer.holder(run: "a"))
+        let odd = PostgresStore(url: TestServer.url ?? "", schema: "we\"ird schema \(TestServer.uniqueName())")
+        let two = try await odd.lock(timeout: .zero, holder: TestServer.holder(run: "b"))
+        try await two.commit(ConformanceStore.state, journal: [])
+        await one.release()
+        await two.release()
+        #expect(try await odd.readState() == ConformanceStore.state)
+    }
+
+    @Test func aStateOfAnUnknownFormatIsRefusedAndLeftAlone() async throws {
+        let store = PostgresStore(url: TestServer.freshSchemaURL())
+        let locked = try await store.lock(timeout: .zero, holder: TestServer.holder(run: "a"))
+        try await locked.commit(ConformanceStore.state, journal: [])
+        await locked.release()
+        try await TestServer.admin("UPDATE \(store.tables.state) SET format = 2")
+        let error = try await #require(throws: StoreError.self) { try await store.readState() }
+        #expect(error.description.contains("format 2 is not one this version of Milepost knows"), "\(error)")
+        #expect(try await TestServer.admin("SELECT version FROM \(store.tables.state)")[0][0] == "2.1.0")
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Milepost
+import Synchronization
+import Testing
+
+/// One suite, every store: the file store and the PostgreSQL store must behave the same.
+@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+struct StoreConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func readsOfAFreshStoreFindNothingAndCreateNothing(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        #expect(try await fixture.store.readState() == nil)
+        #expect(try await fixture.store.readJournal() == [])
+        #expect(try await fixture.store.lockHolder() == nil)
+        #expect(try await fixture.isUntouched())
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func commitThenReadBackEverything(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        let records = [ConformanceStore.record(.runStarted), ConformanceStore.record(.stepSucceeded, step: "2.1.0/reindex")]
+        let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        #expect(try await locked.readState() == nil)
+        try await locked.commit(ConformanceStore.state, journal: records)
+        #expect(try await locked.readState() == ConformanceStore.state)
+        await locked.release()
+
+        #expect(try await fixture.reopen().readState() == ConformanceStore.state)
+        #expect(try await fixture.reopen().readJournal() == records)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func commitReplacesTheWholeState(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        try await locked.commit(ConformanceStore.state, journal: [])
+        let smaller = StoredState(app: nil, version: "3.0.0", updatedAt: "2026-02-01T00:00:00.000Z")
+        try await locked.commit(smaller, journal: [])
+        await locked.release()
+        #expect(try await fixture.store.readState() == smaller)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func checkpointsGrowTheCompletedStepsInOrder(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        var state = StoredState(app: "shop", version: "1", updatedAt: "2026-02-01T00:00:00.000Z")
+        for index in 1...4 {
+            state.completed.append(CompletedStep(id: "2/step-\(index)", at: "t\(index)", run: "run-a", fingerprint: "f\(index)"))
+            try await locked.commit(state, journal: [ConformanceStore.record(.stepSucceeded, step: "2/step-\(index)")])
+        }
+        await locked.release()
+        #expect(try await fixture.reopen().readState() == state)
+        #expect(try await fixture.store.readJournal().map(\.step) == (1...4).map { "2/step-\($0)" })
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func appendKeepsTheJournalInOrder(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        let events: [JournalRecord.Event] = [.runStarted, .stepStarted, .stepFailed, .runFinished]
+        try await locked.append(events.prefix(2).map { ConformanceStore.record($0) })
+        try await locked.append([])
+        try await locked.append(events.suffix(2).map { ConformanceStore.record($0) })
+        await locked.release()
+        #expect(try await fixture.store.readJournal().map(\.event) == events)
+        #expect(try await fixture.store.readState() == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func secondLockTimesOutNamingTheHolderThenSucceedsAfterRelease(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        let held = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-first"))
+        #expect(try await fixture.reopen().lockHolder() == TestServer.holder(run: "run-first"))
+
+        let error = try await #require(throws: StoreError.self) {
+            try await fixture.reopen().lock(timeout: .milliseconds(300), holder: TestServer.holder(run: "run-second"))
+        }
+        #expect(error == .lockTimeout(
+            location: fixture.store.location, waited: .milliseconds(300), holder: TestServer.holder(run: "run-first")))
+
+        await held.release()
+        await held.release()  // A second release is harmless.
+        #expect(try await fixture.store.lockHolder() == nil)
+        let taken = try await fixture.reopen().lock(timeout: .milliseconds(300), holder: TestServer.holder(run: "run-second"))
+        #expect(try await fixture.store.lockHolder() == TestServer.holder(run: "run-second"))
+        await taken.release()
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aWaiterGetsTheLockWhenTheHolderReleases(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        let held = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        let other = fixture.reopen()
+        let waiter = Task { try await other.lock(timeout: .seconds(10), holder: TestServer.holder(run: "run-b")) }
+        try await Task.sleep(for: .milliseconds(150))
+        await held.release()
+        let taken = try await waiter.value
+        #expect(try await fixture.store.lockHolder() == TestServer.holder(run: "run-b"))
+        await taken.release()
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func concurrentRunnersRunEveryStepExactlyOnce(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        let ran = Mutex<[String]>([])
+        var registry = StepRegistry.standard
+        registry.register("note") { context in ran.withLock { $0.append(context.id) } }
+        let manifest = try Manifest.parse(ManifestSource(path: "/tmp/milepost.yaml", bytes: Array("""
+            app: shop
+            migrations:
+              "1.1": [note]
+              "1.2": [{name: note, id: second}, {name: note, id: third}]
+            """.utf8)), registry: registry)
+
+        let outcomes = try await withThrowingTaskGroup(of: RunReport.Outcome.self) { group in
+            for _ in 0..<6 {
+                let runner = Runner(store: fixture.reopen())
+                group.addTask { try await runner.run(to: Version("1.2")!) { manifest }.outcome }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == .succeeded }.count == 1)
+        #expect(outcomes.filter { $0 == .upToDate }.count == 5)
+        #expect(ran.withLock { $0 } == ["1.1/note", "1.2/second", "1.2/third"])
+        let state = try #require(try await fixture.store.readState())
+        #expect(state.version == "1.2")
+        #expect(state.completed.map(\.id) == ["1.1/note", "1.2/second", "1.2/third"])
+    }
+}

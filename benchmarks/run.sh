@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Builds Milepost, the benchmark executable and the C floors in release mode, runs every benchmark
+# of docs/performance.md against its floor in the same run, and prints the table (Markdown).
+# Usage: benchmarks/run.sh [ROUNDS]   (default 3; each figure is the median of the rounds' medians)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+work="$here/.work"
+rounds="${1:-3}"
+rm -rf "$work" && mkdir -p "$work"
+
+say() { echo "bench: $*" >&2; }
+need() { command -v "$1" >/dev/null || { say "$1 is missing (Debian: apt-get install $2)"; exit 1; }; }
+need hyperfine hyperfine
+need gcc gcc
+pkg-config --exists yaml-0.1 || { say "libyaml is missing (Debian: apt-get install libyaml-dev)"; exit 1; }
+
+# --- Build ---------------------------------------------------------------------------------------
+say "building (release; this takes minutes on a busy machine)"
+swift build --package-path "$root" -c release --static-swift-stdlib --product milepost >&2
+static="$(swift build --package-path "$root" -c release --static-swift-stdlib --show-bin-path)/milepost"
+swift build --package-path "$root" -c release --product milepost --scratch-path "$root/.build/dynamic-stdlib" >&2
+dynamic="$(swift build --package-path "$root" -c release --scratch-path "$root/.build/dynamic-stdlib" --show-bin-path)/milepost"
+swift build --package-path "$here" -c release --product milepost-bench >&2
+bench="$(swift build --package-path "$here" -c release --show-bin-path)/milepost-bench"
+gcc -O2 -o "$work/state_floor" "$here/c/state_floor.c"
+# shellcheck disable=SC2046
+gcc -O2 -o "$work/yaml_floor" "$here/c/yaml_floor.c" $(pkg-config --cflags --libs yaml-0.1)
+
+# --- Helpers -------------------------------------------------------------------------------------
+get() { awk -v key="$1" '$1 == key { print $2 }'; }                       # get KEY < "key value" lines
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+fmt() { awk -v v="$1" 'BEGIN { printf (v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f"), v }'; }
+rows=()
+row() { rows+=("| $1 | $2 | $3 | $4 | $5 |"); }
+
+# --- 1. No-op pre-start --------------------------------------------------------------------------
+# A real store: 100 steps run through the checkpoint benchmark, so state.json holds 100 completions.
+say "checkpoint cost and the no-op store"
+checkpoint_ms=()
+for round in $(seq "$rounds"); do
+    rm -rf "$work/checkpoint"
+    mkdir -p "$work/checkpoint"
+    checkpoint_ms+=("$("$bench" checkpoint "$work/checkpoint" 100 | get ms_per_step)")
+done
+store="$work/checkpoint/store"
+run_args=(run --store "$store" --to 1.100 --manifest "$work/none.yaml")
+"$static" "${run_args[@]}" 2>/dev/null || { say "the no-op run failed"; exit 1; }
+
+say "no-op pre-start (hyperfine, $rounds rounds)"
+for round in $(seq "$rounds"); do
+    hyperfine -N --warmup 20 --runs 200 --export-csv "$work/noop-$round.csv" \
+        -n static "$static ${run_args[*]}" -n dynamic "$dynamic ${run_args[*]}" \
+        -n floor "$work/state_floor $store/state.json" >/dev/null 2>&1
+done
+noop() { cat "$work"/noop-*.csv | awk -F, -v name="$1" '$1 == name { print $4 * 1000 }' | median; }
+static_ms="$(noop static)"; dynamic_ms="$(noop dynamic)"; floor_ms="$(noop floor)"
+row "no-op \`run\`, static stdlib (shipped)" "$(fmt "$static_ms") ms" "$(fmt "$floor_ms") ms (C open+read)" \
+    "$(ratio "$static_ms" "$floor_ms")×" "≤ 6×"
+row "no-op \`run\`, dynamic stdlib" "$(fmt "$dynamic_ms") ms" "$(fmt "$floor_ms") ms" "$(ratio "$dynamic_ms" "$floor_ms")×" "—"
+if command -v valgrind >/dev/null; then
+    instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 | awk '/Collected/ { print $4 }'; }
+    swift_ir="$(instructions "$static" "${run_args[@]}")"
+    floor_ir="$(instructions "$work/state_floor" "$store/state.json")"
+    row "no-op \`run\`, instructions (callgrind)" "$(awk -v v="$swift_ir" 'BEGIN { printf "%.1f M", v / 1e6 }')" \
+        "$(awk -v v="$floor_ir" 'BEGIN { printf "%.2f M", v / 1e6 }')" "$(ratio "$swift_ir" "$floor_ir")×" "—"
+fi
+
+# --- 2. Manifest load ----------------------------------------------------------------------------
+for spec in "10KB 10240 200" "1MiB 1048576 15" "8MiB 8388608 5"; do
+    read -r label size iterations <<<"$spec"
+    say "manifest load, $label"
+    file="$work/manifest-$label.yaml"
+    "$bench" generate "$size" "$file"
+    swift_runs=(); floor_runs=()
+    for round in $(seq "$rounds"); do
+        swift_runs+=("$("$bench" load "$file" "$iterations" | get median_ms)")
+        floor_runs+=("$("$work/yaml_floor" "$file" "$iterations" | get median_ms)")
+    done
+    swift_ms="$(printf '%s\n' "${swift_runs[@]}" | median)"
+    floor_ms="$(printf '%s\n' "${floor_runs[@]}" | median)"
+    bytes="$(stat -c %s "$file")"
+    mbs() { awk -v b="$bytes" -v ms="$1" 'BEGIN { printf "%.0f MB/s", b / 1e6 / (ms / 1e3) }'; }
+    target="—"; [ "$label" = 1MiB ] && target="≥ 0.5×"
+    row "manifest load $label ($(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1024 }') KiB)" \
+        "$(fmt "$swift_ms") ms, $(mbs "$swift_ms")" "$(fmt "$floor_ms") ms, $(mbs "$floor_ms") (libyaml events)" \
+        "$(ratio "$floor_ms" "$swift_ms")× floor speed" "$target"
+    peak="$("$bench" load-memory "$file" | get peak_above_baseline_kib)"
+    target="—"; [ "$label" = 1MiB ] && target="≤ 8 MiB"
+    row "peak memory, load $label" "+$(awk -v k="$peak" 'BEGIN { printf "%.1f", k / 1024 }') MiB above baseline" \
+        "$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB of input" "—" "$target"
+done
+
+# --- 3. Planning ---------------------------------------------------------------------------------
+say "planning 100k steps"
+plan_ms=(); plan_out=""
+for round in $(seq "$rounds"); do
+    plan_out="$("$bench" plan 100000 11)"
+    plan_ms+=("$(get median_ms <<<"$plan_out")")
+done
+row "plan 100k steps, stored version in the middle" "$(fmt "$(printf '%s\n' "${plan_ms[@]}" | median)") ms" "—" "—" "< 50 ms"
+row "plan 100k steps, peak memory" \
+    "+$(awk -v k="$(get peak_above_baseline_kib <<<"$plan_out")" 'BEGIN { printf "%.1f", k / 1024 }') MiB" "—" "—" "—"
+row "(parse + validate that 100k-step manifest)" "$(fmt "$(get manifest_parse_ms <<<"$plan_out")") ms" "—" "—" "—"
+
+# --- 4. Checkpoints ------------------------------------------------------------------------------
+row "per-step overhead of a run (2 checkpoints: state write + 2 fsyncs, journal append + fsync)" \
+    "$(fmt "$(printf '%s\n' "${checkpoint_ms[@]}" | median)") ms/step" "—" "—" "—"
+
+# --- Table ---------------------------------------------------------------------------------------
+echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), load $(cut -d' ' -f1-3 /proc/loadavg); $(swift --version 2>/dev/null | head -1); $(date -u +%Y-%m-%d)"
+echo "Each figure: median of $rounds rounds' medians. Store and manifests in $work ($(df -T "$work" | awk 'NR == 2 { print $2 }'))."
+echo
+echo "| Benchmark | Milepost | Floor | Ratio | Target |"
+echo "|---|---|---|---|---|"
+printf '%s\n' "${rows[@]}"

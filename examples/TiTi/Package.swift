@@ -1,0 +1,37 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "TiTi",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "titi-migrate", targets: ["titi-migrate"]),
+    ],
+    dependencies: [
+        .package(name: "Milepost", path: "../.."),
+    ],
+    targets: [
+        // The timer app's data, its one-time steps and its store: what the app links.
+        .target(
+            name: "TiTiKit",
+            dependencies: [.product(name: "Milepost", package: "Milepost")],
+            swiftSettings: strictSettings
+        ),
+        // The app's own milepost CLI, for ops and CI.
+        .executableTarget(
+            name: "titi-migrate",
+            dependencies: ["TiTiKit", .product(name: "MilepostCLI", package: "Milepost")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TiTiKitTests",
+            dependencies: ["TiTiKit", "titi-migrate"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// The `titi-migrate` binary: the full milepost CLI with TiTi's steps and store.
+@Suite struct TiTiMigrateTests {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs the built `titi-migrate` (next to the test bundle) in `directory`.
+    func titiMigrate(_ arguments: String..., in directory: String, environment: [String: String] = [:]) throws -> Result {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("titi-migrate")
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
+        env["NO_COLOR"] = "1"
+        process.environment = env.merging(environment) { $1 }
+        let (stdout, stderr) = (Pipe(), Pipe())
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // The outputs here are a few lines: reading one pipe after the other cannot fill the other.
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test func listsTiTiStepsBesideTheBuiltinOnes() throws {
+        let fixture = try TiTiFixture()
+        let result = try titiMigrate("steps", in: fixture.directory)
+        #expect(result.status == 0)
+        for name in ["capRunawayDailys", "exec", "removeEmptyDailys"] {
+            #expect(result.stdout.contains(name), "\(result.stdout)")
+        }
+    }
+
+    @Test func validateReportsABadDurationWhereItIs() throws {
+        let fixture = try TiTiFixture()
+        let manifest = try String(contentsOfFile: fixture.manifest, encoding: .utf8)
+        try manifest.replacingOccurrences(of: "limit: 16h", with: "limit: 16 hours")
+            .write(toFile: fixture.manifest, atomically: false, encoding: .utf8)
+        let result = try titiMigrate("validate", in: fixture.directory)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains(
+            "milepost.yaml:10:21: error: step 'capRunawayDailys': 'limit': expected a duration (250ms, 30s, 5m or 1h), found the string \"16 hours\""),
+            "\(result.stderr)")
+    }
+
+    @Test func runHonoursTheLegacyVersionThroughTiTiStore() throws {
+        let fixture = try TiTiFixture()
+        try fixture.writeLegacyDefaults(["lastUpdateVersion": "2.1"])
+        let legacy = ["TITI_DEFAULTS": fixture.legacyDefaults.path]
+        let result = try titiMigrate("run", "--to", "2.7", "--format", "json", in: fixture.directory, environment: legacy)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"2.7/capRunawayDailys\""), "\(result.stdout)")
+        #expect(!result.stdout.contains("\"2.1/removeEmptyDailys\""), "\(result.stdout)")
+        #expect(try fixture.dailys().filter(\.isEmpty).count == 3)
+        #expect(FileManager.default.fileExists(atPath: fixture.directory + "/.milepost/state.json"))
+    }
+}
