@@ -91,9 +91,9 @@ import Testing
         #expect(!work.exists(".milepost"))
     }
 
-    @Test func strictUnusedSteps() throws {
+    @Test func strictFailsOnWarnings() throws {
         let work = try WorkDirectory()
-        try work.write("migrations: {}\n", to: "milepost.yaml")
+        try work.write("migrations:\n  2: [{name: exec, with: {command: [\"true\"]}}]\n  1: [{name: exec, with: {command: [\"true\"]}}]\n", to: "milepost.yaml")
         var transcript = try GoldenTranscript("strict", in: work)
         try transcript.milepost("validate")
         try transcript.milepost("validate", "--strict")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Milepost
+import MilepostPostgres
 
 extension MilepostCommand {
     struct Validate: AsyncParsableCommand {
@@ -61,9 +62,12 @@ extension MilepostCommand {
         }
 
         /// A file-level warning for each registered step that no step of `manifest` uses.
+        /// The application's registered steps that `manifest` never names (Milepost's built-in
+        /// steps, such as `exec` and `sql`, are there for every manifest and are not listed).
         static func unusedSteps(by manifest: Manifest, in registry: StepRegistry) -> [Diagnostic] {
+            let builtIn = Set(StepRegistry().installing(BuiltinSteps.self, PostgresSteps.self).all.map(\.name))
             let used = Set(manifest.steps.map(\.name))
-            return registry.all.filter { !used.contains($0.name) }.map {
+            return registry.all.filter { !used.contains($0.name) && !builtIn.contains($0.name) }.map {
                 Diagnostic(.warning, "the registered step '\($0.name)' is not used by this manifest",
                            file: manifest.source.path, at: nil)
             }
