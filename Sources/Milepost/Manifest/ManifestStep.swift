@@ -1,7 +1,11 @@
 public import MilepostYAML
 
 /// One step of a manifest, resolved against the registry.
-public struct ManifestStep: Sendable {
+///
+/// A final class rather than a struct: plans, reports and status hold steps by the hundred
+/// thousand, and a struct of this many reference-counted fields made every copy cost a retain per
+/// field (docs/performance.md).
+public final class ManifestStep: Sendable {
     /// `THRESHOLD/ID`, e.g. `2.10/reindex-dailys`.
     public let id: String
     /// The threshold as a version, and as written.
@@ -24,4 +28,22 @@ public struct ManifestStep: Sendable {
 
     let definition: StepDefinition
     let parameters: any Sendable
+
+    init(
+        id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
+        idempotent: Bool, location: SourceLocation, fingerprint: String, definition: StepDefinition,
+        parameters: any Sendable
+    ) {
+        self.id = id
+        self.threshold = threshold
+        self.name = name
+        self.description = description
+        self.timeout = timeout
+        self.retries = retries
+        self.idempotent = idempotent
+        self.location = location
+        self.fingerprint = fingerprint
+        self.definition = definition
+        self.parameters = parameters
+    }
 }
