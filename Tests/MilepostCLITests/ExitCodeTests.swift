@@ -102,17 +102,11 @@ import Testing
 
     @Test func seventyFiveWhenTheLockIsHeld() throws {
         let work = try WorkDirectory()
-        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n", to: "milepost.yaml")
-        let (holder, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
-        defer {
-            kill(holder.processIdentifier, SIGKILL)
-            work.killOrphanedStep()
-            _ = MilepostBinary.finish(holder, stdout, stderr)
-        }
-        for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
+        let holder = try Self.startLockHolder(in: work)
+        defer { Self.stop(holder, in: work) }
         let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "300ms")
         #expect(result.status == 75)
-        #expect(result.stderr.contains("pid \(holder.processIdentifier)"), "\(result.stderr)")
+        #expect(result.stderr.contains("pid \(holder.process.processIdentifier)"), "\(result.stderr)")
     }
 
     @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
@@ -132,18 +126,26 @@ import Testing
 
     @Test func aSignalWhileWaitingForTheLockExits143() throws {
         let work = try WorkDirectory()
-        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n", to: "milepost.yaml")
-        let (holder, holderOut, holderErr) = try work.milepost.start(["run", "--to", "1"])
-        defer {
-            kill(holder.processIdentifier, SIGKILL)
-            work.killOrphanedStep()
-            _ = MilepostBinary.finish(holder, holderOut, holderErr)
-        }
-        for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
+        let holder = try Self.startLockHolder(in: work)
+        defer { Self.stop(holder, in: work) }
         let (waiter, stdout, stderr) = try work.milepost.start(["run", "--to", "1", "--lock-timeout", "30s"])
         usleep(300_000)
         kill(waiter.processIdentifier, SIGTERM)
         let result = MilepostBinary.finish(waiter, stdout, stderr)
         #expect(result.status == 143, "\(result.stderr)")
+    }
+
+    /// A `milepost run` holding the store's lock inside a 30 s step, once the step has started.
+    static func startLockHolder(in work: WorkDirectory) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
+        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n", to: "milepost.yaml")
+        let holder = try work.milepost.start(["run", "--to", "1"])
+        for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
+        return holder
+    }
+
+    static func stop(_ holder: (process: Process, stdout: Pipe, stderr: Pipe), in work: WorkDirectory) {
+        kill(holder.process.processIdentifier, SIGKILL)
+        work.killOrphanedStep()
+        _ = MilepostBinary.finish(holder.process, holder.stdout, holder.stderr)
     }
 }
