@@ -56,16 +56,24 @@ enum ReliabilityFixture {
 }
 
 extension MilepostBinary {
-    /// Waits for a started `milepost` for up to `limit`; kills it and records an issue if it is
-    /// still running then, so a hang fails the test instead of stalling the suite.
+    /// `finish`, with a watchdog that kills the process if it still runs after `limit` and then
+    /// records an issue, so a hang fails the test instead of stalling the suite. The pipes are
+    /// drained meanwhile, so a chatty process never blocks on them.
     static func finish(
         _ process: Process, _ stdout: Pipe, _ stderr: Pipe, within limit: Duration,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Result {
-        if !ReliabilityFixture.eventually(within: limit, { !process.isRunning }) {
-            Issue.record("milepost still running after \(limit); killed", sourceLocation: sourceLocation)
-            kill(process.processIdentifier, SIGKILL)
+        nonisolated(unsafe) var fired = false
+        let watchdog = Thread {
+            if !ReliabilityFixture.eventually(within: limit, { !process.isRunning }) {
+                fired = true
+                kill(process.processIdentifier, SIGKILL)
+            }
         }
-        return finish(process, stdout, stderr)
+        watchdog.start()
+        let result = finish(process, stdout, stderr)
+        while !watchdog.isFinished { usleep(1_000) }
+        if fired { Issue.record("milepost still running after \(limit); killed", sourceLocation: sourceLocation) }
+        return result
     }
 }
