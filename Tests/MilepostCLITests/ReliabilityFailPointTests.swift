@@ -4,17 +4,7 @@ import Testing
 /// `kill -9` at every point of a state write, through the real binary (`MILEPOST_FAILPOINT`):
 /// `state.json` is always exactly the old or the new state, and the next run cleans up under the lock.
 @Suite struct ReliabilityFailPointTests {
-    static let manifest = """
-        migrations:
-          1.0:
-            - name: exec
-              id: one
-              with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> ran.txt']}
-          2.0:
-            - name: exec
-              id: two
-              with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> ran.txt']}
-        """
+    static let manifest = ReliabilityFixture.recordingManifest(["1.0/one", "2.0/two"])
 
     @Test(arguments: ["state-after-temp-write", "state-after-fsync", "state-after-rename"])
     func killedWhileWritingTheStateLeavesTheOldOrTheNewState(failPoint: String) throws {

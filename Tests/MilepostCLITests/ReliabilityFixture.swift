@@ -11,6 +11,23 @@ enum ReliabilityFixture {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
 
+    /// A manifest of `exec` steps named `THRESHOLD/ID`, in order; each appends its id to `ran.txt`,
+    /// then runs its shell text in `then`, if any.
+    static func recordingManifest(_ ids: [String], then: [String: String] = [:]) -> String {
+        var lines = ["migrations:"]
+        var threshold: Substring?
+        for id in ids {
+            let parts = id.split(separator: "/", maxSplits: 1)
+            if parts[0] != threshold {
+                threshold = parts[0]
+                lines.append("  \(parts[0]):")
+            }
+            let command = #"echo "$MILEPOST_STEP" >> ran.txt"# + (then[id].map { "; " + $0 } ?? "")
+            lines.append("    - {name: exec, id: \(parts[1]), with: {command: [sh, -c, '\(command)']}}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Polls `condition` every 10 ms for up to `limit`; false if it never held.
     static func eventually(within limit: Duration = .seconds(60), _ condition: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + limit

@@ -7,20 +7,9 @@ import Testing
 
     /// Three steps that append their id to `ran.txt`; the first holds its runner inside the lock
     /// until the file `go` exists, so every other runner is surely waiting for the lock.
-    static let manifest = """
-        migrations:
-          1.0:
-            - name: exec
-              id: first
-              with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> ran.txt; touch started; while [ ! -e go ]; do sleep 0.05; done']}
-            - name: exec
-              id: second
-              with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> ran.txt']}
-          2.0:
-            - name: exec
-              id: third
-              with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> ran.txt']}
-        """
+    static let manifest = ReliabilityFixture.recordingManifest(
+        ["1.0/first", "1.0/second", "2.0/third"],
+        then: ["1.0/first": "touch started; while [ ! -e go ]; do sleep 0.05; done"])
 
     @Test func eightRunnersOnAFreshStoreRunEachStepOnceAndTheWaitersSaySo() throws {
         let work = try WorkDirectory()
