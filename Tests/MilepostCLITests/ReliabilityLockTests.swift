@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// The lock: a runner that cannot get it in time names the holder; liveness comes only from the
+/// kernel's `flock`, never from the pid written in the lock file.
+@Suite struct ReliabilityLockTests {
+    static let manifest = """
+        migrations:
+          1:
+            - name: exec
+              with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 300']}
+        """
+
+    @Test func aTimeoutNamesTheHoldersPidHostSinceAndRun() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest, to: "milepost.yaml")
+        let (holder, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
+        defer {
+            kill(holder.processIdentifier, SIGKILL)
+            work.killOrphanedStep()
+            _ = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(30))
+        }
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
+        let recorded = try ReliabilityFixture.object(try work.read(".milepost/lock"))
+        let since = try #require(recorded["since"] as? String)
+        let run = try #require(recorded["run"] as? String)
+        #expect(recorded["pid"] as? Int == Int(holder.processIdentifier))
+        #expect(recorded["host"] as? String == ReliabilityFixture.host)
+        #expect(ReliabilityFixture.isTimestamp(since))
+
+        let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "300ms")
+        #expect(result.status == 75)
+        #expect(result.stderr.contains(
+            "could not take the lock of .milepost within 300ms: held by pid \(holder.processIdentifier) on \(ReliabilityFixture.host) since \(since) (run \(run))"),
+            "\(result.stderr)")
+    }
+
+    /// A lock file naming a live process (this test) whose lock is not held does not block anyone.
+    @Test func aPidInTheLockFileIsNotALock() throws {
+        let work = try WorkDirectory()
+        try work.write("migrations:\n  1: [{name: exec, with: {command: [touch, ran]}}]\n", to: "milepost.yaml")
+        let stale = #"{"host":"\#(ReliabilityFixture.host)","pid":\#(getpid()),"run":"r-stale","since":"2026-01-01T00:00:00.000Z"}"#
+        try work.write(stale + "\n", to: ".milepost/lock")
+        let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "0ms")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(work.exists("ran"))
+        #expect(try work.read(".milepost/lock") == "", "release empties the holder's name")
+    }
+}

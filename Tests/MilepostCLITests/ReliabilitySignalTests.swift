@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// SIGTERM/SIGINT in the middle of an `exec` step: the step's whole process group is stopped,
+/// no other step starts, the interruption is journaled, the lock released, exit 128 + signal.
+@Suite struct ReliabilitySignalTests {
+    /// `1/work` runs `body` (with its pid in `step.pid`, then the file `started`); `2/next` must never run.
+    static func manifest(_ body: String) -> String {
+        """
+        migrations:
+          1:
+            - name: exec
+              id: work
+              with: {command: [sh, -c, 'echo $$ > step.pid; echo $PPID > parent.pid; \(body)']}
+          2:
+            - name: exec
+              id: next
+              with: {command: [touch, next-ran]}
+        """
+    }
+
+    /// A grandchild that does not hold the step's stderr, so only a signal to the group can end it.
+    static let withGrandchild = manifest("sleep 300 </dev/null >/dev/null 2>&1 & echo $! > grandchild.pid; touch started; wait")
+
+    /// Every process of the group ignores SIGTERM (an ignored signal stays ignored across exec).
+    static let ignoringTERM = manifest("trap \"\" TERM; touch started; while :; do sleep 0.1; done")
+
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func theSignalReachesTheStepsGrandchild(signal: Int32, expected: Int32) throws {
+        let work = try WorkDirectory()
+        try work.write(Self.withGrandchild, to: "milepost.yaml")
+        let (result, died) = try Self.interrupt(work, with: signal, arguments: ["--termination-grace", "60s"], ending: "grandchild.pid")
+        #expect(result.status == expected, "\(result.stderr)")
+        #expect(died, "the grandchild outlived the signal")
+        try Self.expectInterruptedAndUnlocked(work, signal: signal)
+    }
+
+    @Test func aStepThatIgnoresSIGTERMIsKilledAfterTheGrace() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.ignoringTERM, to: "milepost.yaml")
+        let (result, died) = try Self.interrupt(work, with: SIGTERM, arguments: ["--termination-grace", "1s"], ending: "step.pid")
+        #expect(result.status == 143, "\(result.stderr)")
+        #expect(died, "the step outlived the grace")
+        try Self.expectInterruptedAndUnlocked(work, signal: SIGTERM)
+    }
+
+    /// As PID 1 of a new PID namespace (a container's entry point), where the kernel drops
+    /// signals a process has no handler for.
+    @Test(.enabled(if: getuid() == 0, "unshare --pid needs root"))
+    func worksAsPIDOne() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.withGrandchild, to: "milepost.yaml")
+        let unshare = Process()
+        unshare.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        unshare.arguments = ["--fork", "--pid", "--mount-proc", MilepostBinary.path, "run", "--to", "2", "--termination-grace", "60s"]
+        unshare.currentDirectoryURL = URL(fileURLWithPath: work.path)
+        unshare.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
+        let (stdout, stderr) = (Pipe(), Pipe())
+        unshare.standardOutput = stdout
+        unshare.standardError = stderr
+        unshare.standardInput = FileHandle.nullDevice
+        try unshare.run()
+        defer { if unshare.isRunning { kill(unshare.processIdentifier, SIGKILL) } }
+        guard ReliabilityFixture.eventually({ work.exists("started") }) else {
+            let result = MilepostBinary.finish(unshare, stdout, stderr, within: .seconds(10))
+            Issue.record("the step never started (unshare refused?): \(result.stderr)")
+            return
+        }
+        #expect(try work.read("parent.pid") == "1\n", "milepost is not PID 1 in its namespace")
+        // Milepost's pid outside the namespace: the only child of unshare.
+        let children = try String(contentsOfFile: "/proc/\(unshare.processIdentifier)/task/\(unshare.processIdentifier)/children", encoding: .utf8)
+        let milepost = try #require(Int32(children.trimmingCharacters(in: .whitespaces)))
+        kill(milepost, SIGTERM)
+        let result = MilepostBinary.finish(unshare, stdout, stderr, within: .seconds(60))
+        #expect(result.status == 143, "\(result.stderr)")
+        try Self.expectInterruptedAndUnlocked(work, signal: SIGTERM)
+    }
+
+    /// Starts a run to 2, sends `signal` to milepost once step 1 is running, and waits for it.
+    /// `died` tells whether the process whose pid the step wrote to `pidFile` ended (it is killed
+    /// otherwise, before milepost is reaped: Foundation's `Process` waits for every inheritor of
+    /// milepost's descriptors).
+    static func interrupt(
+        _ work: WorkDirectory, with signal: Int32, arguments: [String], ending pidFile: String
+    ) throws -> (result: MilepostBinary.Result, died: Bool) {
+        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "2"] + arguments)
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
+        #expect(try work.read("parent.pid") == "\(process.processIdentifier)\n")
+        kill(process.processIdentifier, signal)
+        let pid = try ReliabilityFixture.pid(in: work, pidFile)
+        let died = ReliabilityFixture.eventually { ReliabilityFixture.isDead(pid) }
+        if !died { kill(pid, SIGKILL) }
+        return (MilepostBinary.finish(process, stdout, stderr, within: .seconds(60)), died)
+    }
+
+    /// The journal ends with the step interrupted and the run finished as interrupted, the next
+    /// step never ran, and the lock is free: the next run stops at once at the interrupted step.
+    static func expectInterruptedAndUnlocked(_ work: WorkDirectory, signal: Int32) throws {
+        #expect(!work.exists("next-ran"))
+        let journal = try ReliabilityFixture.journal(in: work)
+        #expect(journal.suffix(2).map { $0["event"] as? String } == ["step-interrupted", "run-finished"])
+        #expect(journal.suffix(2).first?["step"] as? String == "1/work")
+        #expect(journal.last?["outcome"] as? String == "interrupted")
+        let status = try work.milepost.run("status", "--format", "json")
+        #expect(try ReliabilityFixture.object(status.stdout)["lock_holder"] == nil, "\(status.stdout)")
+        let next = try work.milepost.run("run", "--to", "2", "--lock-timeout", "0ms")
+        #expect(next.status == 2, "signal \(signal): \(next.stderr)")
+    }
+}
