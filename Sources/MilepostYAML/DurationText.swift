@@ -16,9 +16,14 @@ public enum DurationText {
         return nil
     }
 
+    /// `duration` in whole milliseconds, rounded down.
+    public static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
     /// Formats `duration` in the largest unit that keeps it whole (`90s`, `5m`, `250ms`).
     public static func format(_ duration: Duration) -> String {
-        let ms = duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let ms = milliseconds(duration)
         if ms % 3_600_000 == 0, ms != 0 { return "\(ms / 3_600_000)h" }
         if ms % 60_000 == 0, ms != 0 { return "\(ms / 60_000)m" }
         if ms % 1_000 == 0 { return "\(ms / 1_000)s" }

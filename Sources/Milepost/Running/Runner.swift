@@ -210,7 +210,7 @@ public struct Runner: Sendable {
             let outcome = await StepExecution.run(timeout: step.timeout, grace: options.terminationGrace) {
                 try await step.definition.body(invocation, step.parameters)
             }
-            let durationMs = Self.milliseconds(clock.now - startedAt)
+            let durationMs = DurationText.milliseconds(clock.now - startedAt)
             if case .succeeded = outcome {} else { await transaction?.rollbackStepTransaction() }
             let error: String
             switch outcome {
@@ -252,10 +252,6 @@ public struct Runner: Sendable {
             try await locked.commit(state, journal: failed)
             try? await Task.sleep(for: options.retryDelay * (1 << min(attempt - 1, 10)))
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     func storedVersion(_ state: StoredState) throws -> Version {

@@ -1,4 +1,5 @@
 import Milepost
+import MilepostYAML
 import Synchronization
 
 /// Human progress of `milepost run` on stderr: step i/n as it starts and ends, elapsed time while it
@@ -61,8 +62,7 @@ final class RunProgressPrinter: Sendable {
 
     /// `[2/5] 2.7/compactDailys still running, 20.0 s` (a heartbeat line), or `[2/5] 2.7/compactDailys … 3.1 s`.
     static func elapsed(_ label: String, _ elapsed: Duration, heartbeat: Bool) -> String {
-        let milliseconds = Int(elapsed.components.seconds) * 1_000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-        return "\(label)\(heartbeat ? " still running," : " …") \(Elapsed.text(milliseconds: milliseconds))"
+        "\(label)\(heartbeat ? " still running," : " …") \(Elapsed.text(milliseconds: DurationText.milliseconds(elapsed)))"
     }
 
     func summarize(_ report: RunReport, hint: CommandHint) {
