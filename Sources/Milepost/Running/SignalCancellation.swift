@@ -12,9 +12,14 @@ public enum SignalCancellation {
         public let underlying: any Error
 
         /// The conventional exit status, 128 + signal.
-        public var exitStatus: Int32 { 128 + signal }
+        public var exitStatus: Int32 { SignalCancellation.exitStatus(for: signal) }
 
         public var description: String { "interrupted by signal \(signal) (\(underlying))" }
+    }
+
+    /// The exit status of a process that stops because of `signal`: 128 + n (130, 143).
+    public static func exitStatus(for signal: Int32) -> Int32 {
+        SignalTrap.exitStatus(for: signal)
     }
 
     /// Runs `body` in a task that SIGINT/SIGTERM cancel. Returns its result and the first signal

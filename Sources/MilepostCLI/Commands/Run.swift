@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import Milepost
 
 extension MilepostCommand {
@@ -71,7 +72,7 @@ extension MilepostCommand {
             case .failed: 1
             case .blocked: 2
             case .downgradeRefused: 3
-            case .interrupted: 128 + (signal ?? 15)
+            case .interrupted: SignalCancellation.exitStatus(for: signal ?? SIGTERM)
             }
         }
     }
