@@ -11,7 +11,7 @@ struct ManifestOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(
         "The largest manifest accepted, in bytes.", valueName: "bytes"))
-    var maxManifestSize: Int = YAMLLimits.default.maxDocumentBytes
+    var maxManifestSize = ByteCountArgument(YAMLLimits.default.maxDocumentBytes)
 
     var path: String {
         manifest ?? ProcessInfo.processInfo.environment["MILEPOST_MANIFEST"] ?? "milepost.yaml"
@@ -25,7 +25,7 @@ struct ManifestOptions: ParsableArguments {
 
     func load() throws -> Manifest {
         var limits = YAMLLimits.default
-        limits.maxDocumentBytes = maxManifestSize
+        limits.maxDocumentBytes = maxManifestSize.bytes
         return try Manifest.load(path: path, registry: CommandContext.registry, limits: limits)
     }
 }
