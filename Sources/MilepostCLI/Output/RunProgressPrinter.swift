@@ -94,6 +94,7 @@ final class RunProgressPrinter: Sendable {
             let pending = report.plan?.pending ?? []
             Terminal.err("milepost: dry run \(report.from) → \(report.to): \(counted(pending.count, "step")) would run")
             for step in pending { Terminal.out("  \(step.id)") }
+            if let running = report.plan?.running { Terminal.err("milepost: " + PlanText.runningNote(running.step.id)) }
         }
     }
 }
