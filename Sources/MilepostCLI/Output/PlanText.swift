@@ -20,6 +20,9 @@ enum PlanText {
             case .completed, .aboveTarget: .dim
             }
             lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(entry.reason)")
+            if let description = entry.step.description {
+                lines.append(String(repeating: " ", count: 15) + Terminal.paint(description, .dim, colored: colored))
+            }
         }
         for entry in plan.entries where entry.status == .interrupted && !entry.step.idempotent {
             lines.append("note: \(entry.step.id) is not idempotent: a run stops there (exit 2) until"
