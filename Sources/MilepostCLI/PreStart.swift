@@ -1,6 +1,6 @@
 import Logging
 import Milepost
-import MilepostYAML
+import MilepostSystem
 
 /// The pre-start fast path of `milepost run`, taken before ArgumentParser is involved.
 ///

@@ -1,3 +1,4 @@
+import MilepostSystem
 import MilepostYAML
 
 /// Turns a YAML node tree into manifest steps, collecting every problem instead of stopping at the first.

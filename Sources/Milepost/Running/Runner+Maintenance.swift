@@ -1,3 +1,5 @@
+import MilepostSystem
+
 /// Hand repairs of a store: `baseline` and `resolve`, each under the lock and journaled.
 extension Runner {
     /// What `resolve` does to an interrupted or failed step.

@@ -1,5 +1,5 @@
 public import Logging
-import MilepostYAML
+import MilepostSystem
 
 /// Runs a manifest's pending steps against a store: the library call behind `milepost run`.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import MilepostSystem
 
 /// The built-in `exec` step: runs an argument list (no shell unless you name one).
 enum ExecStep {

@@ -1,5 +1,5 @@
 import Milepost
-import MilepostYAML
+import MilepostSystem
 import Synchronization
 
 /// Human progress of `milepost run` on stderr: step i/n as it starts and ends, elapsed time while it
