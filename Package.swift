@@ -95,7 +95,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostPostgresTests",
-            dependencies: ["MilepostPostgres", "Milepost", "milepost"],
+            dependencies: ["MilepostPostgres", "Milepost", "MilepostSystem", "milepost"],
             swiftSettings: strictSettings
         ),
         .testTarget(
