@@ -58,15 +58,23 @@ let package = Package(
             name: "MilepostCLI",
             dependencies: [
                 "Milepost",
-                "MilepostPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["BuildInfo"]
         ),
+        // Records the git commit a binary is built from, for `milepost --version`.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(
             name: "milepost",
             dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres"],
+            swiftSettings: strictSettings
+        ),
+        // Test plumbing shared by the test targets: where the built executables are.
+        .target(
+            name: "MilepostTestSupport",
+            path: "Tests/MilepostTestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -81,12 +89,12 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostPostgresTests",
-            dependencies: ["MilepostPostgres", "Milepost", "milepost"],
+            dependencies: ["MilepostPostgres", "Milepost", "MilepostTestSupport", "milepost"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MilepostCLITests",
-            dependencies: ["MilepostCLI", "milepost"],
+            dependencies: ["MilepostCLI", "MilepostTestSupport", "milepost"],
             swiftSettings: strictSettings
         ),
     ]

@@ -23,9 +23,9 @@ struct ManifestOptions: ParsableArguments {
             || FileManager.default.fileExists(atPath: path)
     }
 
-    func load() throws -> Manifest {
+    func load(in context: CommandContext) throws -> Manifest {
         var limits = YAMLLimits.default
         limits.maxDocumentBytes = maxManifestSize
-        return try Manifest.load(path: path, registry: CommandContext.registry, limits: limits)
+        return try Manifest.load(path: path, registry: context.registry, limits: limits)
     }
 }

@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
 import Milepost
-import MilepostPostgres
 
-/// `--store` (env `MILEPOST_STORE`, default `.milepost`): a directory, or a PostgreSQL URL.
+/// `--store` (env `MILEPOST_STORE`, default `.milepost`): a directory, or whatever the binary's store opener accepts.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The store: a directory, or postgres://… (env MILEPOST_STORE; default .milepost).", valueName: "store"))
@@ -11,17 +10,10 @@ struct StoreOptions: ParsableArguments {
 
     var spec: String { Self.spec(store) }
 
-    func open() throws -> any MilepostStore { try Self.open(spec) }
+    func open(in context: CommandContext) throws -> any MilepostStore { try context.openStore(spec) }
 
     /// The store named by the flag, else the environment, else the default.
     static func spec(_ flag: String?) -> String {
         flag ?? ProcessInfo.processInfo.environment["MILEPOST_STORE"] ?? ".milepost"
-    }
-
-    /// The application's store opener if it has one; else a `PostgresStore` for `postgres://` and
-    /// `postgresql://` URLs and a `FileStore` for anything else.
-    static func open(_ spec: String) throws -> any MilepostStore {
-        if let open = CommandContext.openStore { return try open(spec) }
-        return PostgresStore.accepts(spec) ? PostgresStore(url: spec) : FileStore(directory: spec)
     }
 }
