@@ -1,4 +1,5 @@
 import Foundation
+import MilepostSystem
 
 /// What `--store postgres://…` says: the URL handed to libpq, the schema Milepost uses (its own
 /// `milepost_schema` parameter, taken out of the URL) and the URL shown in messages (no password).
@@ -34,10 +35,9 @@ struct ConnectionSettings: Sendable {
     /// libpq keywords for `PQconnectdbParams`. Milepost's defaults come before `dbname`, whose
     /// expansion (the URL) overrides them; `PG*` variables still apply to anything neither sets.
     func parameters(environment: [String: String] = ProcessInfo.processInfo.environment) -> [(String, String)] {
-        let info = ProcessInfo.processInfo
         var parameters = [
             // Used only when neither the URL nor PGAPPNAME sets application_name.
-            ("fallback_application_name", "milepost \(info.processIdentifier)@\(info.hostName)"),
+            ("fallback_application_name", "milepost \(ProcessIdentity.text)"),
             ("keepalives", "1"),
             ("keepalives_idle", "10"),
             ("keepalives_interval", "5"),
