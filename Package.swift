@@ -50,7 +50,7 @@ let package = Package(
         // The PostgreSQL store (fleet mode) and the built-in `sql` step.
         .target(
             name: "MilepostPostgres",
-            dependencies: ["Milepost", "CLibPQ"],
+            dependencies: ["Milepost", "MilepostYAML", "CLibPQ"],
             swiftSettings: strictSettings
         ),
         // The command line as a library, so applications can ship their own binary.
