@@ -26,16 +26,24 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // The operating system as Milepost uses it: files and descriptors, processes and process
+        // groups, signals, identity (pid@host), time, duration text, name suggestions.
+        // Package access only; it imports nothing of ours.
+        .target(
+            name: "MilepostSystem",
+            swiftSettings: strictSettings
+        ),
         // YAML → located node tree (iterative, bounded), and a Decoder over it.
         .target(
             name: "MilepostYAML",
-            dependencies: ["CYAML"],
+            dependencies: ["CYAML", "MilepostSystem"],
             swiftSettings: strictSettings
         ),
         // The engine: versions, manifest, registry, planner, runner, stores, journal.
         .target(
             name: "Milepost",
             dependencies: [
+                "MilepostSystem",
                 "MilepostYAML",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -50,7 +58,7 @@ let package = Package(
         // The PostgreSQL store (fleet mode) and the built-in `sql` step.
         .target(
             name: "MilepostPostgres",
-            dependencies: ["Milepost", "MilepostYAML", "CLibPQ"],
+            dependencies: ["Milepost", "MilepostSystem", "CLibPQ"],
             swiftSettings: strictSettings
         ),
         // The command line as a library, so applications can ship their own binary.
@@ -59,6 +67,7 @@ let package = Package(
             dependencies: [
                 "Milepost",
                 "MilepostPostgres",
+                "MilepostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -70,23 +79,28 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "MilepostSystemTests",
+            dependencies: ["MilepostSystem"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "MilepostYAMLTests",
             dependencies: ["MilepostYAML"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MilepostTests",
-            dependencies: ["Milepost", "MilepostYAML"],
+            dependencies: ["Milepost", "MilepostSystem", "MilepostYAML"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MilepostPostgresTests",
-            dependencies: ["MilepostPostgres", "Milepost", "milepost"],
+            dependencies: ["MilepostPostgres", "Milepost", "MilepostSystem", "milepost"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MilepostCLITests",
-            dependencies: ["MilepostCLI", "milepost"],
+            dependencies: ["MilepostCLI", "MilepostSystem", "milepost"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,6 +1,6 @@
 import Logging
 import Milepost
-import MilepostYAML
+import MilepostSystem
 
 /// The pre-start fast path of `milepost run`, taken before ArgumentParser is involved.
 ///
@@ -18,9 +18,9 @@ enum PreStart {
         "store": nil,
         "manifest": nil,
         "to": { Version($0) != nil },
-        "max-manifest-size": { Int($0) != nil },
-        "lock-timeout": { DurationText.parse($0) != nil },
-        "termination-grace": { DurationText.parse($0) != nil },
+        "max-manifest-size": { ByteCountArgument(argument: $0) != nil },
+        "lock-timeout": { DurationArgument(argument: $0) != nil },
+        "termination-grace": { DurationArgument(argument: $0) != nil },
         "format": { $0 == "text" || $0 == "json" },
         "log-level": { Logger.Level(rawValue: $0) != nil },
     ]

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Milepost
+import MilepostSystem
 import Testing
 
 /// examples/hooks/entrypoint.sh with the real binary: it runs milepost, then becomes the service; it

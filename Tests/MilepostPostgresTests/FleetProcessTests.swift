@@ -1,4 +1,5 @@
 import Foundation
+import MilepostSystem
 import Testing
 
 /// Real `milepost` processes against the real test server: the fleet guarantees.
@@ -94,7 +95,7 @@ struct FleetProcessTests {
         kill(holder.pid, SIGTERM)
         #expect(try holder.wait().status == 143)
         #expect(waiter.status == 75, "\(waiter.stderr)")
-        #expect(waiter.stderr.contains("held by pid \(holder.pid) on \(ProcessInfo.processInfo.hostName) since "), "\(waiter.stderr)")
+        #expect(waiter.stderr.contains("held by pid \(holder.pid) on \(ProcessIdentity.host) since "), "\(waiter.stderr)")
     }
 }
 

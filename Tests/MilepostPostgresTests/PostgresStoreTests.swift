@@ -1,5 +1,6 @@
 import Foundation
 import Milepost
+import MilepostSystem
 import Testing
 @testable import MilepostPostgres
 
@@ -25,7 +26,7 @@ import Testing
         #expect(parameters.contains { $0 == ("keepalives_count", "3") })
         #expect(parameters.contains { $0 == ("connect_timeout", "10") })
         let name = try? #require(parameters.first { $0.0 == "fallback_application_name" }?.1)
-        #expect(name == "milepost \(getpid())@\(ProcessInfo.processInfo.hostName)")
+        #expect(name == "milepost \(getpid())@\(ProcessIdentity.host)")
         #expect(!ConnectionSettings(url: "postgres://db").parameters(environment: ["PGCONNECT_TIMEOUT": "3"])
             .contains { $0.0 == "connect_timeout" })
     }
@@ -61,7 +62,7 @@ struct PostgresStoreTests {
         let names = try await TestServer.admin(
             "SELECT a.application_name FROM pg_stat_activity a JOIN \(store.tables.state) s ON s.holder_pid = a.pid")
         await locked.release()
-        #expect(names.map { $0[0] } == ["milepost \(getpid())@\(ProcessInfo.processInfo.hostName)"])
+        #expect(names.map { $0[0] } == ["milepost \(getpid())@\(ProcessIdentity.host)"])
     }
 
     @Test func theFenceRefusesAHolderThatLostItsLock() async throws {

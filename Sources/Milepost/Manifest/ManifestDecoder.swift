@@ -1,3 +1,4 @@
+import MilepostSystem
 import MilepostYAML
 
 /// Turns a YAML node tree into manifest steps, collecting every problem instead of stopping at the first.
@@ -130,7 +131,7 @@ struct ManifestDecoder {
         }
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
-            description: fields.description ?? definition.description, timeout: fields.timeout,
+            description: fields.description, timeout: fields.timeout,
             retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
             location: nameLocation,
             fingerprint: Fingerprint.of(

@@ -1,3 +1,5 @@
+import MilepostSystem
+
 /// Builds the journal records of one run (or one maintenance command), stamped with time, host and pid.
 struct RunJournal: Sendable {
     let run: String

@@ -1,3 +1,5 @@
+import MilepostSystem
+
 /// Hand repairs of a store: `baseline` and `resolve`, each under the lock and journaled.
 extension Runner {
     /// What `resolve` does to an interrupted or failed step.
@@ -45,7 +47,8 @@ extension Runner {
         }
     }
 
-    /// Clears an interrupted or failed step by hand; journaled as `resolved`.
+    /// Clears an interrupted or failed step by hand; journaled as `resolved`. Touches only the
+    /// step named `id`: a different step's interrupted or failed mark stays.
     /// - throws: `MaintenanceError.nothingToResolve` when `id` is neither interrupted nor failed.
     public func resolve(_ id: String, _ resolution: Resolution) async throws -> StoredState {
         try await withLock(app: nil) { locked, journal in
@@ -54,8 +57,9 @@ extension Runner {
                 throw MaintenanceError.nothingToResolve(
                     id: id, interrupted: state?.inProgress?.id, failed: state?.failed?.id)
             }
-            state.inProgress = nil
-            state.failed = nil
+            // Only the named step's marks: another step's interrupted or failed mark stays.
+            if state.inProgress?.id == id { state.inProgress = nil }
+            if state.failed?.id == id { state.failed = nil }
             if resolution == .done {
                 state.completed.append(CompletedStep(id: id, at: Timestamp.now(), run: journal.run, fingerprint: "", via: "resolved"))
             }

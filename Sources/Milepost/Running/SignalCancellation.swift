@@ -1,4 +1,5 @@
 import Glibc
+import MilepostSystem
 import Synchronization
 
 /// Turns SIGINT and SIGTERM into task cancellation for the duration of a call, so a run stops

@@ -1,4 +1,4 @@
-import MilepostYAML
+import MilepostSystem
 
 /// Failures of a store, each mapped to one exit code by the command line.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -33,7 +33,7 @@ extension MilepostCommand {
         func run() async throws {
             try await reportingFailures {
                 let target: Version? = check ? try target.required() : try target.resolved()
-                let loaded = check || manifest.isAvailable ? try manifest.load() : nil
+                let loaded = try check || manifest.isAvailable ? try manifest.load() : nil
                 let runner = Runner(store: try store.open(), logger: logging.makeLogger())
                 let report = try await runner.status(manifest: loaded, to: target)
                 let hint = CommandHint(store: store.store, manifest: manifest.manifest)

@@ -11,21 +11,30 @@ struct ManifestOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(
         "The largest manifest accepted, in bytes.", valueName: "bytes"))
-    var maxManifestSize: Int = YAMLLimits.default.maxDocumentBytes
+    var maxManifestSize = ByteCountArgument(YAMLLimits.default.maxDocumentBytes)
 
+    /// Refuses an empty `--manifest` or `MILEPOST_MANIFEST` while parsing, with the command's usage.
+    func validate() throws { _ = try named }
+
+    /// The manifest the user named (flag, else `MILEPOST_MANIFEST`); nil when neither names one.
+    /// - throws: `ValidationError` when the value given is empty.
+    var named: String? {
+        get throws { try Setting.value(flag: manifest, named: "manifest", environment: "MILEPOST_MANIFEST") }
+    }
+
+    /// The manifest named, else `milepost.yaml`.
     var path: String {
-        manifest ?? ProcessInfo.processInfo.environment["MILEPOST_MANIFEST"] ?? "milepost.yaml"
+        get throws { try named ?? "milepost.yaml" }
     }
 
     /// True when the user named a manifest, or the default one exists.
     var isAvailable: Bool {
-        manifest != nil || ProcessInfo.processInfo.environment["MILEPOST_MANIFEST"] != nil
-            || FileManager.default.fileExists(atPath: path)
+        get throws { try named != nil || FileManager.default.fileExists(atPath: path) }
     }
 
     func load() throws -> Manifest {
         var limits = YAMLLimits.default
-        limits.maxDocumentBytes = maxManifestSize
-        return try Manifest.load(path: path, registry: CommandContext.registry, limits: limits)
+        limits.maxDocumentBytes = maxManifestSize.bytes
+        return try Manifest.load(path: try path, registry: CommandContext.registry, limits: limits)
     }
 }

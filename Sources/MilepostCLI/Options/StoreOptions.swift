@@ -9,13 +9,15 @@ struct StoreOptions: ParsableArguments {
         "The store: a directory, or postgres://… (env MILEPOST_STORE; default .milepost).", valueName: "store"))
     var store: String?
 
-    var spec: String { Self.spec(store) }
+    /// Refuses an empty `--store` or `MILEPOST_STORE` while parsing, with the command's usage.
+    func validate() throws { _ = try Self.spec(store) }
 
-    func open() throws -> any MilepostStore { try Self.open(spec) }
+    func open() throws -> any MilepostStore { try Self.open(Self.spec(store)) }
 
     /// The store named by the flag, else the environment, else the default.
-    static func spec(_ flag: String?) -> String {
-        flag ?? ProcessInfo.processInfo.environment["MILEPOST_STORE"] ?? ".milepost"
+    /// - throws: `ValidationError` when the flag or `MILEPOST_STORE` is empty.
+    static func spec(_ flag: String?) throws -> String {
+        try Setting.value(flag: flag, named: "store", environment: "MILEPOST_STORE") ?? ".milepost"
     }
 
     /// The application's store opener if it has one; else a `PostgresStore` for `postgres://` and

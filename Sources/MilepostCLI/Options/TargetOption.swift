@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Milepost
-import MilepostYAML
+import MilepostSystem
 
 /// `--to` (env `MILEPOST_TO`): the version the application is moving to.
 struct TargetOption: ParsableArguments {

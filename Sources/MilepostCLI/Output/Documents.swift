@@ -46,10 +46,12 @@ struct PlanStepDocument: Encodable {
     var status: String
     var reason: String
     var idempotent: Bool
+    var description: String?
 
     init(_ entry: Plan.Entry) {
         id = entry.step.id
         name = entry.step.name
+        description = entry.step.description
         threshold = entry.step.threshold.text
         status = entry.status.rawValue
         reason = entry.reason

@@ -1,5 +1,5 @@
 import Milepost
-import MilepostYAML
+import MilepostSystem
 import Synchronization
 
 /// Human progress of `milepost run` on stderr: step i/n as it starts and ends, elapsed time while it
@@ -94,6 +94,7 @@ final class RunProgressPrinter: Sendable {
             let pending = report.plan?.pending ?? []
             Terminal.err("milepost: dry run \(report.from) → \(report.to): \(counted(pending.count, "step")) would run")
             for step in pending { Terminal.out("  \(step.id)") }
+            if let running = report.plan?.running { Terminal.err("milepost: " + PlanText.runningNote(running.step.id)) }
         }
     }
 }

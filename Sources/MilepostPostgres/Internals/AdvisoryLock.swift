@@ -1,5 +1,6 @@
 import Foundation
 import Milepost
+import MilepostSystem
 
 /// The store's lock: a session advisory lock held by a connection of its own. The server drops
 /// it when that connection ends, so a killed holder never blocks anyone and there is no lock row
@@ -103,9 +104,7 @@ struct AdvisoryLock: Sendable {
 
     /// `milepost 4242@web-1` → (4242, "web-1").
     static func parseApplicationName(_ name: String) -> (pid: Int32, host: String)? {
-        guard name.hasPrefix("milepost "), let at = name.firstIndex(of: "@"),
-              let pid = Int32(name[name.index(name.startIndex, offsetBy: 9)..<at])
-        else { return nil }
-        return (pid, String(name[name.index(after: at)...]))
+        guard name.hasPrefix("milepost ") else { return nil }
+        return ProcessIdentity.parse(name.dropFirst("milepost ".count))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import MilepostYAML
+import MilepostSystem
 
 /// What `--store postgres://…` says: the URL handed to libpq, Milepost's own parameters (taken
 /// out of the URL: `milepost_schema`, `milepost_lock`, `milepost_lease`) and the URL shown in
@@ -58,10 +58,9 @@ struct ConnectionSettings: Sendable {
     /// libpq keywords for `PQconnectdbParams`. Milepost's defaults come before `dbname`, whose
     /// expansion (the URL) overrides them; `PG*` variables still apply to anything neither sets.
     func parameters(environment: [String: String] = ProcessInfo.processInfo.environment) -> [(String, String)] {
-        let info = ProcessInfo.processInfo
         var parameters = [
             // Used only when neither the URL nor PGAPPNAME sets application_name.
-            ("fallback_application_name", "milepost \(info.processIdentifier)@\(info.hostName)"),
+            ("fallback_application_name", "milepost \(ProcessIdentity.text)"),
             ("keepalives", "1"),
             ("keepalives_idle", "10"),
             ("keepalives_interval", "5"),

@@ -1,5 +1,5 @@
 import Milepost
-import MilepostYAML
+import MilepostSystem
 import Synchronization
 
 /// Keeps a lease alive while its run lasts: renews it every third of its duration on the lock

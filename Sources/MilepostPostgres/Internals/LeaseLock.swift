@@ -1,6 +1,6 @@
 import Foundation
 import Milepost
-import MilepostYAML
+import MilepostSystem
 
 /// The store's lock as a lease: the lock row (`lease` table) names its holder and an expiry that
 /// the holder's heartbeat pushes forward (`LeaseHeartbeat`). Every statement here is a single

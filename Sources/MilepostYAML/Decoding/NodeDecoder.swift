@@ -1,3 +1,5 @@
+import MilepostSystem
+
 /// The `Decoder` for one node. It owns the key bookkeeping of every keyed container made while
 /// its type's `init(from:)` runs, and reports keys nobody asked for once that init returns.
 final class NodeDecoder: Decoder {

@@ -1,3 +1,5 @@
+import MilepostSystem
+
 /// The types decoded straight from scalars: `String` from any non-null scalar's text; `Bool`,
 /// integers and floating-point numbers from their core-schema values; `Duration` from `DurationText`.
 enum ScalarDecoding {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MilepostSystem
 
 /// `state.json`: the stored state as pretty-printed JSON, replaced atomically.
 struct StateFile {

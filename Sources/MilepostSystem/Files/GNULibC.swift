@@ -1,16 +1,16 @@
-import Glibc
+package import Glibc
 
 /// glibc functions that Swift's Glibc module does not import (they need `_GNU_SOURCE`),
 /// resolved with `dlsym` and called with their C signatures.
-enum GNULibC {
+package enum GNULibC {
     /// `pipe2(2)`.
-    static func pipe2(_ descriptors: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32 {
+    package static func pipe2(_ descriptors: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32 {
         typealias Function = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
         return unsafeBitCast(symbol("pipe2"), to: Function.self)(descriptors, flags)
     }
 
     /// `posix_spawn_file_actions_addchdir_np(3)` (glibc 2.29).
-    static func posixSpawnFileActionsAddChdir(
+    package static func posixSpawnFileActionsAddChdir(
         _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
     ) -> Int32 {
         typealias Function = @convention(c) (

@@ -1,9 +1,9 @@
 import Glibc
 
 /// UTC timestamps as the state and the journal write them: ISO 8601 with milliseconds.
-enum Timestamp {
+package enum Timestamp {
     /// Now, e.g. `2026-11-21T02:56:57.123Z`.
-    static func now() -> String {
+    package static func now() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         var seconds = spec.tv_sec

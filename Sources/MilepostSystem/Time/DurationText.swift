@@ -1,8 +1,8 @@
 /// The duration syntax of manifests and flags: a whole number and a unit,
 /// `250ms`, `30s`, `5m`, `1h`.
-public enum DurationText {
+package enum DurationText {
     /// Parses `text`; nil when it is not a whole number followed by `ms`, `s`, `m` or `h`.
-    public static func parse(_ text: String) -> Duration? {
+    package static func parse(_ text: String) -> Duration? {
         let units: [(suffix: String, milliseconds: Int64)] = [
             ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000),
         ]
@@ -17,12 +17,12 @@ public enum DurationText {
     }
 
     /// `duration` in whole milliseconds, rounded down.
-    public static func milliseconds(_ duration: Duration) -> Int {
+    package static func milliseconds(_ duration: Duration) -> Int {
         Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// Formats `duration` in the largest unit that keeps it whole (`90s`, `5m`, `250ms`).
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let ms = milliseconds(duration)
         if ms % 3_600_000 == 0, ms != 0 { return "\(ms / 3_600_000)h" }
         if ms % 60_000 == 0, ms != 0 { return "\(ms / 60_000)m" }

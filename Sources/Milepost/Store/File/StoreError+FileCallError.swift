@@ -1,3 +1,5 @@
+import MilepostSystem
+
 extension StoreError {
     /// A failed system call as an I/O error on the file it was about.
     init(_ error: FileCallError) {

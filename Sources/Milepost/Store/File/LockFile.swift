@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MilepostSystem
 
 /// The `lock` file. The lock is a `flock(2)` on it, which belongs to the open file description
 /// and dies with the process, so a crashed holder never blocks anyone. The file is never renamed

@@ -1,27 +1,27 @@
-import Glibc
+package import Glibc
 
 /// A failed system call: which call, the file it was about, and `errno`.
-struct FileCallError: Error, Equatable {
-    var call: String
-    var path: String
-    var code: Int32
+package struct FileCallError: Error, Equatable {
+    package var call: String
+    package var path: String
+    package var code: Int32
 
     /// The call and the `strerror` text, e.g. `open: Permission denied`.
-    var reason: String { "\(call): \(String(cString: strerror(code)))" }
+    package var reason: String { "\(call): \(String(cString: strerror(code)))" }
 }
 
 /// Thin throwing wrappers over the POSIX file calls of the file store. Each names the call it
 /// wraps, retries on `EINTR` where that is safe, and throws `FileCallError` with the path.
-enum FileCalls {
+package enum FileCalls {
     // MARK: - Descriptors
 
     /// Wraps `open(2)`.
-    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(FileCallError) -> Int32 {
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(FileCallError) -> Int32 {
         try retrying("open", path) { Glibc.open(path, flags, mode) }
     }
 
     /// Wraps `open(2)`; nil when the file does not exist (`ENOENT`).
-    static func openIfExists(_ path: String, _ flags: Int32) throws(FileCallError) -> Int32? {
+    package static func openIfExists(_ path: String, _ flags: Int32) throws(FileCallError) -> Int32? {
         do throws(FileCallError) {
             return try open(path, flags)
         } catch where error.code == ENOENT {
@@ -30,12 +30,12 @@ enum FileCalls {
     }
 
     /// Wraps `close(2)`. Not retried on `EINTR`: on Linux the descriptor is gone either way.
-    static func close(_ descriptor: Int32) {
+    package static func close(_ descriptor: Int32) {
         _ = Glibc.close(descriptor)
     }
 
     /// The size of an open file, from `fstat(2)`.
-    static func size(_ descriptor: Int32, _ path: String) throws(FileCallError) -> Int {
+    package static func size(_ descriptor: Int32, _ path: String) throws(FileCallError) -> Int {
         var info = stat()
         _ = try retrying("fstat", path) { fstat(descriptor, &info) }
         return Int(info.st_size)
@@ -44,7 +44,7 @@ enum FileCalls {
     // MARK: - Reading and writing
 
     /// Reads from the current offset to the end of the file, with `read(2)`.
-    static func readToEnd(_ descriptor: Int32, _ path: String) throws(FileCallError) -> [UInt8] {
+    package static func readToEnd(_ descriptor: Int32, _ path: String) throws(FileCallError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -57,7 +57,7 @@ enum FileCalls {
     }
 
     /// Reads up to `count` bytes at `offset` with `pread(2)`; fewer only at the end of the file.
-    static func read(
+    package static func read(
         _ descriptor: Int32, count: Int, at offset: Int, _ path: String
     ) throws(FileCallError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -75,7 +75,7 @@ enum FileCalls {
     }
 
     /// Writes all of `bytes` with `write(2)`, looping on partial writes.
-    static func write(_ descriptor: Int32, _ bytes: [UInt8], _ path: String) throws(FileCallError) {
+    package static func write(_ descriptor: Int32, _ bytes: [UInt8], _ path: String) throws(FileCallError) {
         var written = 0
         while written < bytes.count {
             written += try retrying("write", path) {
@@ -85,7 +85,7 @@ enum FileCalls {
     }
 
     /// Writes all of `bytes` at `offset` with `pwrite(2)`, looping on partial writes.
-    static func write(
+    package static func write(
         _ descriptor: Int32, _ bytes: [UInt8], at offset: Int, _ path: String
     ) throws(FileCallError) {
         var written = 0
@@ -99,17 +99,17 @@ enum FileCalls {
     }
 
     /// Wraps `ftruncate(2)`.
-    static func truncate(_ descriptor: Int32, to length: Int, _ path: String) throws(FileCallError) {
+    package static func truncate(_ descriptor: Int32, to length: Int, _ path: String) throws(FileCallError) {
         _ = try retrying("ftruncate", path) { ftruncate(descriptor, off_t(length)) }
     }
 
     /// Wraps `fsync(2)`.
-    static func sync(_ descriptor: Int32, _ path: String) throws(FileCallError) {
+    package static func sync(_ descriptor: Int32, _ path: String) throws(FileCallError) {
         _ = try retrying("fsync", path) { fsync(descriptor) }
     }
 
     /// `fsync(2)` on a directory, so that the entries created or renamed in it are durable.
-    static func syncDirectory(_ path: String) throws(FileCallError) {
+    package static func syncDirectory(_ path: String) throws(FileCallError) {
         let descriptor = try open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { close(descriptor) }
         try sync(descriptor, path)
@@ -119,7 +119,7 @@ enum FileCalls {
 
     /// Wraps `flock(2)` with `LOCK_NB` added; false when another open file description holds a
     /// conflicting lock (`EWOULDBLOCK`).
-    static func tryLock(_ descriptor: Int32, _ operation: Int32, _ path: String) throws(FileCallError) -> Bool {
+    package static func tryLock(_ descriptor: Int32, _ operation: Int32, _ path: String) throws(FileCallError) -> Bool {
         do throws(FileCallError) {
             _ = try retrying("flock", path) { flock(descriptor, operation | LOCK_NB) }
             return true
@@ -129,25 +129,25 @@ enum FileCalls {
     }
 
     /// Wraps `flock(2)` with `LOCK_UN`.
-    static func unlock(_ descriptor: Int32) {
+    package static func unlock(_ descriptor: Int32) {
         _ = flock(descriptor, LOCK_UN)
     }
 
     // MARK: - Directories
 
     /// Wraps `rename(2)`.
-    static func rename(_ source: String, to destination: String) throws(FileCallError) {
+    package static func rename(_ source: String, to destination: String) throws(FileCallError) {
         _ = try retrying("rename", source) { Glibc.rename(source, destination) }
     }
 
     /// Wraps `unlink(2)`.
-    static func remove(_ path: String) throws(FileCallError) {
+    package static func remove(_ path: String) throws(FileCallError) {
         _ = try retrying("unlink", path) { unlink(path) }
     }
 
     /// Creates `path` and its missing parents with `mkdir(2)` (like `mkdir -p`), then makes each
     /// new entry durable by syncing its parent directory.
-    static func makeDirectories(_ path: String, mode: mode_t) throws(FileCallError) {
+    package static func makeDirectories(_ path: String, mode: mode_t) throws(FileCallError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         var parent = path.hasPrefix("/") ? "/" : "."
         for component in path.split(separator: "/") {
@@ -161,7 +161,7 @@ enum FileCalls {
     }
 
     /// The names in a directory (without `.` and `..`), from `opendir(3)` and `readdir(3)`.
-    static func entries(_ path: String) throws(FileCallError) -> [String] {
+    package static func entries(_ path: String) throws(FileCallError) -> [String] {
         guard let stream = opendir(path) else { throw FileCallError(call: "opendir", path: path, code: errno) }
         defer { closedir(stream) }
         var names: [String] = []

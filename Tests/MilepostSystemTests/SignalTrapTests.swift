@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import Milepost
+@testable import MilepostSystem
 
 /// Serialized: signal dispositions are process-wide, and an untrapped SIGTERM ends the test run.
 @Suite(.serialized) struct SignalTrapTests {

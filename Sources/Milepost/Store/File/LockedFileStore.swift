@@ -1,3 +1,4 @@
+import MilepostSystem
 import Synchronization
 
 /// A file store whose lock this process holds through an open descriptor of its `lock` file.

@@ -14,13 +14,13 @@ import Synchronization
 /// The C handler only writes the signal number to a pipe; a dedicated thread reads it and calls
 /// the callback there, in order. This works whichever thread the kernel interrupts, whatever its
 /// signal mask. A signal can have one trap at a time; trapping it twice is a programmer error.
-final class SignalTrap: Sendable {
-    let signals: [Int32]
+package final class SignalTrap: Sendable {
+    package let signals: [Int32]
     private let installed = Mutex(true)
 
     /// Installs `callback` for `signals`.
     /// - throws: `SignalTrap.SetupError` if the relay pipe cannot be created (too many open files).
-    init(_ signals: [Int32] = [SIGINT, SIGTERM], callback: @escaping @Sendable (Int32) -> Void) throws {
+    package init(_ signals: [Int32] = [SIGINT, SIGTERM], callback: @escaping @Sendable (Int32) -> Void) throws {
         self.signals = signals
         try registry.withLock { registry in
             if relayDescriptor < 0 { relayDescriptor = try Self.startRelay() }
@@ -37,7 +37,7 @@ final class SignalTrap: Sendable {
     }
 
     /// Restores the default action of the trapped signals. Calling it again does nothing.
-    func uninstall() {
+    package func uninstall() {
         guard installed.withLock({ (installed: inout Bool) in
             defer { installed = false }
             return installed
@@ -51,14 +51,14 @@ final class SignalTrap: Sendable {
     }
 
     /// The exit status of a process that stops because of `signal`: 128 + n (130, 143).
-    static func exitStatus(for signal: Int32) -> Int32 {
+    package static func exitStatus(for signal: Int32) -> Int32 {
         128 + signal
     }
 
     /// The relay pipe could not be created; `errno` says why.
-    struct SetupError: Error, CustomStringConvertible {
-        var errno: Int32
-        var description: String { "cannot trap signals: \(String(cString: strerror(errno)))" }
+    package struct SetupError: Error, CustomStringConvertible {
+        package var errno: Int32
+        package var description: String { "cannot trap signals: \(String(cString: strerror(errno)))" }
     }
 
     /// Creates the process-wide relay pipe and its reading thread; returns the write end.

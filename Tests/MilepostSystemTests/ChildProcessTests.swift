@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import Milepost
+@testable import MilepostSystem
 
 @Suite struct ChildProcessTests {
     private let environment = ["PATH": "/usr/bin:/bin"]

@@ -1,4 +1,5 @@
 import Glibc
+import MilepostSystem
 
 /// The default store: a directory with `state.json`, `journal.jsonl` and `lock`.
 /// See docs/store.md for the file formats and guarantees.

@@ -1,14 +1,14 @@
-import Glibc
+package import Glibc
 
 /// `posix_spawn` of a child that leads its own process group, with stdin from /dev/null,
 /// stdout onto our stderr and stderr onto a descriptor of ours.
-enum Spawn {
+package enum Spawn {
     /// Starts `arguments[0]` and returns its pid, which is also its process group id.
     ///
     /// A program name without a slash is searched in the PATH of `environment` (ours when it has
     /// none) as `execvp` does: entries that lack it or cannot execute it are skipped.
     /// - throws: `ChildProcess.SpawnError`.
-    static func launch(
+    package static func launch(
         _ arguments: [String], environment: [String: String], directory: String, stderr: Int32
     ) throws -> pid_t {
         let program = arguments.first ?? ""
@@ -68,7 +68,7 @@ enum Spawn {
 
     /// A pipe for the child's stderr: both ends close on exec, so no other child inherits them.
     /// - throws: `ChildProcess.SpawnError` naming `program`.
-    static func pipe(for program: String) throws -> (read: Int32, write: Int32) {
+    package static func pipe(for program: String) throws -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [-1, -1]
         guard GNULibC.pipe2(&descriptors, O_CLOEXEC) == 0 else {
             throw ChildProcess.SpawnError.program(program, errno: errno)

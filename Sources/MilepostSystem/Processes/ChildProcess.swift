@@ -1,21 +1,21 @@
 import Glibc
 
 /// Runs a program in its own process group and waits for it without blocking the cooperative pool.
-struct ChildProcess {
+package struct ChildProcess {
     /// How a child ended.
-    enum Termination: Sendable, Equatable {
+    package enum Termination: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
     }
 
-    struct Result: Sendable {
-        var termination: Termination
+    package struct Result: Sendable {
+        package var termination: Termination
         /// The last bytes the child wrote to stderr (at most `stderrTailBytes`), as text.
-        var stderrTail: String
+        package var stderrTail: String
     }
 
     /// Why a child could not be started; nothing ran.
-    enum SpawnError: Error, Equatable {
+    package enum SpawnError: Error, Equatable {
         /// The program is missing, not executable, or could not be started (`errno` says why).
         case program(String, errno: Int32)
         /// The working directory is missing, not a directory, or not searchable.
@@ -31,7 +31,7 @@ struct ChildProcess {
     /// Once the child has exited, this waits up to a second more for its stderr to close, then
     /// returns even if processes it left behind still hold it (their output is still copied).
     /// - throws: `SpawnError` when the child cannot be started, `CancellationError` when cancelled.
-    static func run(
+    package static func run(
         _ arguments: [String], environment: [String: String], directory: String,
         killGrace: Duration, stderrTailBytes: Int = 4096
     ) async throws -> Result {
@@ -56,7 +56,7 @@ struct ChildProcess {
 
 extension ChildProcess.Termination: CustomStringConvertible {
     /// `exit status 3`, `signal 9 (Killed)`.
-    var description: String {
+    package var description: String {
         switch self {
         case .exited(let status): "exit status \(status)"
         case .signalled(let signal): "signal \(signal) (\(String(cString: strsignal(signal))))"
@@ -66,7 +66,7 @@ extension ChildProcess.Termination: CustomStringConvertible {
 
 extension ChildProcess.SpawnError: CustomStringConvertible {
     /// `cannot run 'nope': No such file or directory`.
-    var description: String {
+    package var description: String {
         switch self {
         case .program(let program, let code):
             "cannot run '\(program)': \(String(cString: strerror(code)))"

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MilepostSystem
 
 /// `journal.jsonl`: one compact JSON record per line, appended and never rewritten.
 struct JournalFile {

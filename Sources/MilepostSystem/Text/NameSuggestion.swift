@@ -1,9 +1,9 @@
 /// "Did you mean …?": the known name closest to a misspelt one.
-public enum NameSuggestion {
+package enum NameSuggestion {
     /// The candidate nearest to `name`, if it is a likely typo of it: within a few edits
     /// (case-insensitive, a transposition counts as one), or sharing a long enough prefix
     /// (`retry` → `retries`). The first one on ties; nil when none is close.
-    public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
         let typed = Array(name.lowercased().unicodeScalars)
         let limit = max(2, typed.count / 3)
         var best: (name: String, distance: Int)?

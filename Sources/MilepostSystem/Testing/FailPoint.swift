@@ -2,7 +2,7 @@ import Glibc
 
 /// Test hook for crash tests: when the environment variable `MILEPOST_FAILPOINT` names a point,
 /// the process kills itself with `SIGKILL` on reaching it, as a power cut or `kill -9` would.
-enum FailPoint: String {
+package enum FailPoint: String {
     /// `state.json`'s temp file is written but not yet fsynced.
     case stateAfterTempWrite = "state-after-temp-write"
     /// The temp file is fsynced but not yet renamed over `state.json`.
@@ -16,7 +16,7 @@ enum FailPoint: String {
     }
 
     /// Kills the process with `SIGKILL` when this point is armed; otherwise does nothing.
-    func reach() {
+    package func reach() {
         guard Self.armed == self else { return }
         kill(getpid(), SIGKILL)
     }
