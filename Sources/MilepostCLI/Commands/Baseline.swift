@@ -22,7 +22,7 @@ extension MilepostCommand {
             try await reportingFailures {
                 let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
                 let state = try await runner.baseline(version, force: force)
-                Terminal.out("\(runner.store.location): baseline set to \(state.version)")
+                Terminal.out("\(runner.store.location): baseline set to \(state.version)".escapingControlCharacters())
             }
         }
     }

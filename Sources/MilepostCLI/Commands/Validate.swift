@@ -42,7 +42,7 @@ extension MilepostCommand {
                         manifest: source.path, valid: failing.isEmpty, strict: strict, steps: stepCount,
                         diagnostics: diagnostics.map(DiagnosticDocument.init)))
                 case .github:
-                    for diagnostic in diagnostics { Terminal.out(DiagnosticRenderer.github(diagnostic)) }
+                    for diagnostic in diagnostics { Terminal.workflowCommand(DiagnosticRenderer.github(diagnostic)) }
                 case .text:
                     let renderer = DiagnosticRenderer(source: source, colored: Terminal.stderrIsTTY)
                     for diagnostic in diagnostics { Terminal.err(renderer.render(diagnostic)) }
