@@ -1,5 +1,6 @@
 public import Milepost
 import Foundation
+import MilepostSystem
 
 /// The command line as a library: an application gets its own `milepost`-compatible binary with
 /// its own steps in one line.
@@ -20,10 +21,15 @@ public enum MilepostCLI {
     ///
     /// An up-to-date `run` on the stock file store is answered from the state alone, before the
     /// parser (see `PreStart`); on the main actor, so that answer needs no thread of the concurrency runtime.
+    ///
+    /// First it undoes what a parent may have left that a run cannot work with (`ProcessStart`):
+    /// closed descriptors 0–2 are opened on /dev/null, SIGPIPE is ignored, SIGCHLD is reset to its
+    /// default and the signals Milepost waits for are unblocked.
     @MainActor
     public static func main(
         registry: StepRegistry = .standard, store: StoreOpener? = nil, arguments: [String]? = nil
     ) async -> Never {
+        ProcessStart.prepare()
         if store == nil, let code = PreStart.attempt(arguments ?? Array(CommandLine.arguments.dropFirst())) { exit(code) }
         await CommandContext.$registry.withValue(registry) {
             await CommandContext.$openStore.withValue(store) {

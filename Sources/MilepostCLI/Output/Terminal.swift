@@ -1,18 +1,20 @@
 import Foundation
+import MilepostSystem
 
-/// Where human output goes, and whether it may be colored (a TTY, and no `NO_COLOR`).
+/// Where human output goes, and whether it may be colored (a TTY, and no `NO_COLOR`). Output that
+/// cannot be written (a closed stream, a reader that left) is dropped; see `StandardStream`.
 enum Terminal {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStream.output.write(text + "\n")
     }
 
     static func err(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStream.error.write(text + "\n")
     }
 
     /// Writes `text` on stderr without a newline (a line that will be rewritten).
     static func errPartial(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStream.error.write(text)
     }
 
     /// Returns the cursor to the start of the line and clears it.
