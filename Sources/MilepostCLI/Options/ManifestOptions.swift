@@ -32,9 +32,9 @@ struct ManifestOptions: ParsableArguments {
         get throws { try named != nil || FileManager.default.fileExists(atPath: path) }
     }
 
-    func load() throws -> Manifest {
+    func load(in context: CommandContext) throws -> Manifest {
         var limits = YAMLLimits.default
         limits.maxDocumentBytes = maxManifestSize.bytes
-        return try Manifest.load(path: try path, registry: CommandContext.registry, limits: limits)
+        return try Manifest.load(path: try path, registry: context.registry, limits: limits)
     }
 }

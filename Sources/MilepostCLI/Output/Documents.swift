@@ -142,8 +142,15 @@ struct StatusDocument: Encodable {
         var currentFingerprint: String
     }
 
+    /// The milepost release that answered.
+    struct Release: Encodable {
+        var version = MilepostRelease.version
+        var commit = MilepostRelease.commit
+    }
+
     var format = JSONOutput.format
     var command = "status"
+    var milepost = Release()
     var store: String
     var app: String?
     var version: String?

@@ -8,7 +8,7 @@ enum PlanText {
         case .baseline: "baseline, nothing stored yet"
         case .given: "--from"
         }
-        var lines = ["\(app.map { "\($0): " } ?? "")\(plan.from) (\(origin)) → \(plan.to): "
+        var lines = ["\(app.map { "\($0.escapingControlCharacters()): " } ?? "")\(plan.from) (\(origin)) → \(plan.to): "
             + (plan.isDowngrade ? "a downgrade; nothing would run" : "\(counted(plan.pending.count, "step")) to run")]
         let width = plan.entries.map(\.step.id.count).max() ?? 0
         for entry in plan.entries {
@@ -19,9 +19,9 @@ enum PlanText {
             case .skipped: .yellow
             case .completed, .aboveTarget: .dim
             }
-            lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(entry.reason)")
+            lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(entry.reason.escapingControlCharacters())")
             if let description = entry.step.description {
-                lines.append(String(repeating: " ", count: 15) + Terminal.paint(description, .dim, colored: colored))
+                lines.append(String(repeating: " ", count: 15) + Terminal.paint(description.escapingControlCharacters(), .dim, colored: colored))
             }
         }
         for entry in plan.entries where entry.status == .interrupted && !entry.step.idempotent {
