@@ -205,7 +205,8 @@ public struct Runner: Sendable {
                 results.append(result)
                 options.onProgress?(.stepFinished(result, index: offset + 1, total: steps.count))
                 guard result.status == .succeeded else {
-                    let outcome: RunReport.Outcome = result.status == .failed ? .failed : .interrupted
+                    // A step that failed while a signal stopped the run (in its back-off) ends it as interrupted.
+                    let outcome: RunReport.Outcome = result.status == .failed && !Task.isCancelled ? .failed : .interrupted
                     try await locked.append([journal.record(
                         .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: outcome.rawValue)])
                     return report(outcome, steps: results)
@@ -267,6 +268,10 @@ public struct Runner: Sendable {
             try await checkpoint.failed(attempt: attempt, durationMs: durationMs, error: error, last: last, state: &state)
             if last { return result(.failed, attempt, durationMs, error) }
             try? await Task.sleep(for: retry.pause(after: attempt))
+            guard !Task.isCancelled else {
+                try await checkpoint.retriesStopped(error: error, state: &state)
+                return result(.failed, attempt, durationMs, error)
+            }
         }
     }
 

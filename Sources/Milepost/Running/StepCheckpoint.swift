@@ -63,6 +63,14 @@ struct StepCheckpoint {
             .stepFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error))
     }
 
+    /// A signal stopped the run during the back-off before a retry: no further attempt starts, and as
+    /// nothing runs the step is not in progress; it stays failed with the last attempt's `error`.
+    func retriesStopped(error: String, state: inout StoredState) async throws {
+        state.failed = FailedStep(id: step.id, run: journal.run, at: Timestamp.now(), error: error)
+        state.updatedAt = Timestamp.now()
+        try await store.commit(state, journal: [])
+    }
+
     private mutating func end(state: inout StoredState, with record: JournalRecord) async throws {
         state.updatedAt = Timestamp.now()
         let records = pending + [record]
