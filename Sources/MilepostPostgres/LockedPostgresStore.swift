@@ -101,7 +101,7 @@ actor LockedPostgresStore: TransactionalLockedStore {
     private func fenced() -> StoreError {
         .io(
             location: store.location,
-            reason: "checkpoint refused by the fence: another runner took the lock since this one did "
-                + "(its lock session was lost); nothing was written. Run again to pick up from the stored state")
+            reason: .other("checkpoint refused by the fence: another runner took the lock since this one did "
+                + "(its lock session was lost); nothing was written. Run again to pick up from the stored state"))
     }
 }

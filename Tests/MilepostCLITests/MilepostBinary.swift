@@ -15,12 +15,15 @@ struct MilepostBinary {
 
     var directory: String
     var environment: [String: String] = [:]
+    /// A program and its arguments that run the binary (for instance `setpriv … --`); none by default.
+    var launcher: [String] = []
 
     /// Starts `milepost arguments…` in `directory` without waiting for it.
     func start(_ arguments: [String]) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path)
-        process.arguments = arguments
+        let command = launcher + [Self.path] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
         env["NO_COLOR"] = "1"

@@ -36,9 +36,9 @@ struct AdvisoryLock: Sendable {
         else {
             throw StoreError.io(
                 location: session.location,
-                reason: "the advisory lock is not held by the session that took it: a transaction-pooling "
+                reason: .other("the advisory lock is not held by the session that took it: a transaction-pooling "
                     + "proxy (PgBouncer in transaction mode) is in between, and session locks cannot work "
-                    + "through it; connect to PostgreSQL directly or through a session-mode pool")
+                    + "through it; connect to PostgreSQL directly or through a session-mode pool"))
         }
         return generation
     }
