@@ -68,16 +68,24 @@ let package = Package(
             name: "MilepostCLI",
             dependencies: [
                 "Milepost",
-                "MilepostPostgres",
                 "MilepostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["BuildInfo"]
         ),
+        // Records the git commit a binary is built from, for `milepost --version`.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(
             name: "milepost",
             dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres"],
+            swiftSettings: strictSettings
+        ),
+        // Test plumbing shared by the test targets: where the built executables are.
+        .target(
+            name: "MilepostTestSupport",
+            path: "Tests/MilepostTestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -97,12 +105,12 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostPostgresTests",
-            dependencies: ["MilepostPostgres", "Milepost", "MilepostSystem", "milepost"],
+            dependencies: ["MilepostPostgres", "Milepost", "MilepostSystem", "MilepostTestSupport", "milepost"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MilepostCLITests",
-            dependencies: ["MilepostCLI", "MilepostSystem", "milepost"],
+            dependencies: ["MilepostCLI", "MilepostSystem", "MilepostTestSupport", "milepost"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,4 +1,5 @@
 public import Milepost
+import ArgumentParser
 import Foundation
 
 /// The command line as a library: an application gets its own `milepost`-compatible binary with
@@ -9,34 +10,39 @@ import Foundation
 /// await MilepostCLI.main(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
 /// ```
 public enum MilepostCLI {
-    /// Opens the store `--store` (or `MILEPOST_STORE`, or `.milepost`) names.
+    /// Opens the store `--store` (or `MILEPOST_STORE`, or `.milepost`) names. It may be called more than
+    /// once per process (the pre-start fast path opens the store before the parser runs), so it should
+    /// only describe the store, never connect or write.
     public typealias StoreOpener = @Sendable (_ spec: String) throws -> any MilepostStore
+
+    /// The stock opener: a `FileStore` in the directory the spec names.
+    public static let fileStore: StoreOpener = { FileStore(directory: $0) }
 
     /// Parses the process arguments, runs the command with `registry`, and exits with its code.
     /// - parameters:
     ///   - registry: the steps manifests may name; `.standard` has the built-in `exec`, `StepRegistry()` none.
-    ///   - store: opens the store for a `--store` value; nil for the stock behaviour (a `FileStore` directory).
+    ///   - store: opens the store for a `--store` value; `fileStore` by default.
     ///   - arguments: the command line without the program name; nil for the process arguments.
     ///
-    /// An up-to-date `run` on the stock file store is answered from the state alone, before the
-    /// parser (see `PreStart`); on the main actor, so that answer needs no thread of the concurrency runtime.
+    /// An up-to-date `run` on a file store is answered from the state alone, before the parser (see
+    /// `PreStart`); on the main actor, so that answer needs no thread of the concurrency runtime.
     @MainActor
     public static func main(
-        registry: StepRegistry = .standard, store: StoreOpener? = nil, arguments: [String]? = nil
+        registry: StepRegistry = .standard, store: @escaping StoreOpener = fileStore, arguments: [String]? = nil
     ) async -> Never {
-        if store == nil, let code = PreStart.attempt(arguments ?? Array(CommandLine.arguments.dropFirst())) { exit(code) }
-        await CommandContext.$registry.withValue(registry) {
-            await CommandContext.$openStore.withValue(store) {
-                await MilepostCommand.main(arguments)
+        let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        let context = CommandContext(registry: registry, openStore: store)
+        if let code = PreStart.attempt(arguments, context: context) { exit(code) }
+        do {
+            var command = try await MilepostCommand.asyncParseAsRoot(arguments)
+            if let contextual = command as? any ContextualCommand {
+                try await contextual.run(in: context)
+            } else {
+                try command.run()
             }
+        } catch {
+            MilepostCommand.exit(withError: error)
         }
         exit(0)
     }
-}
-
-enum CommandContext {
-    /// The registry the running command resolves step names with.
-    @TaskLocal static var registry = StepRegistry.standard
-    /// The application's store opener, if it has one.
-    @TaskLocal static var openStore: MilepostCLI.StoreOpener?
 }

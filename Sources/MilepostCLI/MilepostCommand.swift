@@ -18,6 +18,7 @@ struct MilepostCommand: AsyncParsableCommand {
 
             Shell completion: milepost --generate-completion-script bash|zsh|fish
             """,
+        version: MilepostRelease.description,
         subcommands: [
             Validate.self, PlanCommand.self, Run.self, Status.self, History.self, Steps.self, Baseline.self,
             Resolve.self,

@@ -11,16 +11,16 @@ import MilepostSystem
 /// Anything else — another command, an unknown or repeated option, a bad value, a store that is
 /// not up to date, any error — returns nil and the full parser runs, so behaviour and messages
 /// stay exactly those of `MilepostCommand.Run`. Only the file store has a synchronous read, so
-/// other stores always take the full path.
+/// when the binary's store opener gives anything else the full path runs.
 enum PreStart {
     /// Options whose value is checked here the way `Run` checks it; nil means "any value".
     private static let options: [String: (@Sendable (String) -> Bool)?] = [
         "store": nil,
         "manifest": nil,
         "to": { Version($0) != nil },
-        "max-manifest-size": { Int($0) != nil },
-        "lock-timeout": { DurationText.parse($0) != nil },
-        "termination-grace": { DurationText.parse($0) != nil },
+        "max-manifest-size": { ByteCountArgument(argument: $0) != nil },
+        "lock-timeout": { DurationArgument(argument: $0) != nil },
+        "termination-grace": { DurationArgument(argument: $0) != nil },
         "format": { $0 == "text" || $0 == "json" },
         "log-level": { Logger.Level(rawValue: $0) != nil },
     ]
@@ -29,11 +29,11 @@ enum PreStart {
 
     /// The exit code of an up-to-date `run`, after printing its outcome; nil to parse normally.
     /// Synchronous on purpose: called on the main thread, it answers before any thread starts.
-    static func attempt(_ arguments: [String]) -> Int32? {
+    static func attempt(_ arguments: [String], context: CommandContext) -> Int32? {
         guard let values = parse(arguments) else { return nil }
         do {
             guard let target = try TargetOption.resolve(values["to"].flatMap(Version.init)),
-                  let store = try StoreOptions.open(StoreOptions.spec(values["store"])) as? FileStore,
+                  let store = try context.openStore(StoreOptions.spec(values["store"])) as? FileStore,
                   let state = try store.readStateSynchronously(),
                   let report = try Runner(store: store).upToDate(state, at: target)
             else { return nil }

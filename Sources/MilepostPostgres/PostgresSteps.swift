@@ -1,7 +1,7 @@
 public import Milepost
 
 /// The steps that come with the PostgreSQL store: `sql`. The stock `milepost` binary installs them.
-public enum PostgresSteps: StepPlugin {
+public enum PostgresSteps: BuiltinStepPlugin {
     public static func register(in registry: inout StepRegistry) {
         registry.register(
             "sql", parameters: SQLStep.Parameters.self,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Replaces what changes from one test run to the next — times, ages, durations, run ids, pids, the
+/// Replaces what changes from one test run to the next — the release (version and commit), times, ages, durations, run ids, pids, the
 /// host name and the temporary directory — with stable placeholders. Run ids and pids are numbered
 /// in order of appearance (`<run-1>`, `<pid-2>`), so a transcript still shows which is which.
 struct GoldenNormalizer {
@@ -23,6 +23,7 @@ struct GoldenNormalizer {
         text = text.replacing(#/\d+ (s|min|h|days) ago/#, with: "<age> ago")
         text = text.replacing(#/\b(\d+ h \d\d min|\d+ min \d\d s|\d+\.\d s|\d+ ms)\b/#, with: "<duration>")
         text = text.replacing(#/"duration_ms" : \d+/#, with: #""duration_ms" : <ms>"#)
+        text = text.replacing(#/"milepost" : \{[^}]*\}/#, with: #""milepost" : <release>"#)
         var runs = self.runs
         text = text.replacing(#/\b[0-9a-f]{12}\b/#) { match in
             let id = String(match.output)

@@ -1,6 +1,7 @@
 import Foundation
+import MilepostTestSupport
 
-/// Runs the built `milepost` executable (it sits next to the test bundle) as a real child process.
+/// Runs the built `milepost` executable as a real child process.
 struct MilepostBinary {
     struct Result {
         var status: Int32
@@ -8,10 +9,8 @@ struct MilepostBinary {
         var stderr: String
     }
 
-    static let path: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("milepost").path
-    }()
+    /// `MILEPOST_BINARY` when set (CI: the static release binary), else the debug build.
+    static let path = BuiltExecutable.milepost
 
     var directory: String
     var environment: [String: String] = [:]

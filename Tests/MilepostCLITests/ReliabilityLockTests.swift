@@ -46,4 +46,54 @@ import Testing
         #expect(work.exists("ran"))
         #expect(try work.read(".milepost/lock") == "", "release empties the holder's name")
     }
+
+    /// `plan` and `run --dry-run` take no lock: while a live runner holds it and runs a step, that
+    /// step is `running` (as `status` says), not interrupted; no `resolve` advice, the dry run exits 0.
+    @Test func planAndDryRunCallALiveRunnersStepRunningNotInterrupted() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            migrations:
+              1:
+                - name: exec
+                  id: live
+                  with: {command: [sh, -c, 'touch started; while [ ! -e go ]; do sleep 0.05; done']}
+              2:
+                - name: exec
+                  id: next
+                  with: {command: ["true"]}
+            """, to: "milepost.yaml")
+        let (holder, stdout, stderr) = try work.milepost.start(["run", "--to", "2"])
+        var finished = false
+        defer {
+            if !finished {
+                kill(holder.processIdentifier, SIGKILL)
+                _ = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(30))
+            }
+        }
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
+
+        let plan = try work.milepost.run("plan", "--to", "2")
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains("running      1/live  running now in pid \(holder.processIdentifier)"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("note: another runner is running 1/live now"), "\(plan.stdout)")
+        #expect(!plan.stdout.contains("interrupted") && !plan.stdout.contains("resolve"), "\(plan.stdout)")
+        let planJSON = try ReliabilityFixture.object(try work.milepost.run("plan", "--to", "2", "--format", "json").stdout)
+        let entries = try #require(planJSON["steps"] as? [[String: Any]])
+        #expect(entries.map { $0["status"] as? String } == ["running", "pending"])
+
+        let dryRun = try work.milepost.run("run", "--to", "2", "--dry-run")
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        #expect(dryRun.stderr.contains("note: another runner is running 1/live now"), "\(dryRun.stderr)")
+        #expect(!dryRun.stderr.contains("interrupted") && !dryRun.stderr.contains("resolve"), "\(dryRun.stderr)")
+        let dryRunJSON = try ReliabilityFixture.object(
+            try work.milepost.run("run", "--to", "2", "--dry-run", "--format", "json").stdout)
+        #expect(dryRunJSON["outcome"] as? String == "dry-run")
+        #expect(dryRunJSON["exit_code"] as? Int == 0)
+        #expect(dryRunJSON["interrupted"] == nil)
+
+        try work.write("", to: "go")
+        let result = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(60))
+        finished = true
+        #expect(result.status == 0, "\(result.stderr)")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
+import MilepostTestSupport
 
-/// The built `milepost` binary (beside the test bundle) run as a real child process, its stdout
+/// The built `milepost` binary (`MILEPOST_BINARY`, or the debug build) run as a real child process, its stdout
 /// and stderr going to files in its working directory; tests read its exit status and stderr.
 struct MilepostProcess {
     let process: Process
@@ -16,9 +17,8 @@ struct MilepostProcess {
         for path in [output + ".out", stderrPath] {
             _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
-        let tests = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         process = Process()
-        process.executableURL = tests.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("milepost")
+        process.executableURL = URL(fileURLWithPath: BuiltExecutable.milepost)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }

@@ -131,7 +131,7 @@ struct ManifestDecoder {
         }
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
-            description: fields.description ?? definition.description, timeout: fields.timeout,
+            description: fields.description, timeout: fields.timeout,
             retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
             location: nameLocation,
             fingerprint: Fingerprint.of(

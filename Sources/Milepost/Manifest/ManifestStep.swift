@@ -12,7 +12,8 @@ public final class ManifestStep: Sendable {
     public let threshold: Version
     /// The registered step name.
     public let name: String
-    /// The step's `description:`, or the registered description.
+    /// The entry's `description:`, if the manifest gives one (`plan` shows it; the registered
+    /// description of the step is `StepDefinition.description`).
     public let description: String?
     /// Per-attempt time limit (`timeout:`), if any.
     public let timeout: Duration?

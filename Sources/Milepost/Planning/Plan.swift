@@ -22,6 +22,8 @@ public struct Plan: Sendable {
         case skipped
         /// Was running when a process died; a run needs `resolve` first unless the step is idempotent.
         case interrupted
+        /// Running right now: its run holds the store's lock. A run waits for that lock first.
+        case running
     }
 
     public struct Entry: Sendable {
@@ -39,6 +41,7 @@ public struct Plan: Sendable {
         case reached(from: Version)
         case aboveTarget(Version)
         case interrupted(InProgressStep)
+        case running(InProgressStep)
         case failed(error: String)
         case inRange(from: Version, to: Version)
 
@@ -49,6 +52,8 @@ public struct Plan: Sendable {
             case .aboveTarget(let target): "above the target \(target)"
             case .interrupted(let running):
                 "interrupted: was running in pid \(running.pid) on \(running.host) since \(running.since)"
+            case .running(let running):
+                "running now in pid \(running.pid) on \(running.host) since \(running.since) (run \(running.run))"
             case .failed(let error): "failed last time: \(error)"
             case .inRange(let from, let target): "\(from) < \(threshold) <= \(target)"
             }
@@ -61,10 +66,13 @@ public struct Plan: Sendable {
     /// Every manifest step in run order, with its status.
     public let entries: [Entry]
 
-    /// The steps that will run, in order.
+    /// The steps that will run, in order (a running step too: it is not complete yet).
     public var pending: [ManifestStep] {
-        entries.filter { $0.status == .pending || $0.status == .interrupted }.map(\.step)
+        entries.filter { $0.status == .pending || $0.status == .interrupted || $0.status == .running }.map(\.step)
     }
+
+    /// The step another runner is running right now, if any.
+    public var running: Entry? { entries.first { $0.status == .running } }
 
     /// The target is below the starting version.
     public var isDowngrade: Bool { to < from }

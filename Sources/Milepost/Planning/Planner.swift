@@ -4,24 +4,32 @@ public enum Planner {
     /// - parameters:
     ///   - state: the stored state, if any: its completed, failed and interrupted steps count.
     ///   - from: the starting version, and where it came from (`Runner` derives it from the state).
+    ///   - lockHolder: who holds the store's lock now, if anyone: the step in progress is running, not
+    ///     interrupted, when its run holds the lock.
     public static func plan(
-        _ manifest: Manifest, state: StoredState?, from: Version, origin: Plan.Origin, to target: Version
+        _ manifest: Manifest, state: StoredState?, from: Version, origin: Plan.Origin, to target: Version,
+        lockHolder: LockHolder? = nil
     ) -> Plan {
         let completed = Set(state?.completed.map(\.id) ?? [])
         let entries = manifest.steps.map { step -> Plan.Entry in
-            let (status, why) = status(of: step, from: from, to: target, completed: completed, state: state)
+            let (status, why) = status(
+                of: step, from: from, to: target, completed: completed, state: state, lockHolder: lockHolder)
             return Plan.Entry(step: step, status: status, why: why)
         }
         return Plan(from: from, origin: origin, to: target, entries: entries)
     }
 
     private static func status(
-        of step: ManifestStep, from: Version, to target: Version, completed: Set<String>, state: StoredState?
+        of step: ManifestStep, from: Version, to target: Version, completed: Set<String>, state: StoredState?,
+        lockHolder: LockHolder?
     ) -> (Plan.Status, Plan.Reason) {
         if completed.contains(step.id) { return (.completed, .completed) }
         if step.threshold <= from { return (.skipped, .reached(from: from)) }
         if step.threshold > target { return (.aboveTarget, .aboveTarget(target)) }
-        if let running = state?.inProgress, running.id == step.id { return (.interrupted, .interrupted(running)) }
+        if let inProgress = state?.inProgress, inProgress.id == step.id {
+            return inProgress.isRunning(lockHolder: lockHolder)
+                ? (.running, .running(inProgress)) : (.interrupted, .interrupted(inProgress))
+        }
         if let failed = state?.failed, failed.id == step.id { return (.pending, .failed(error: failed.error)) }
         return (.pending, .inRange(from: from, to: target))
     }

@@ -34,7 +34,7 @@ public struct Runner: Sendable {
         try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
             let state = try await store.readState()
-            return try dryRun(manifest, state: state, to: target)
+            return try dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
         }
         return try await withLock(app: manifest.app) { locked, journal in
             try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version)
@@ -71,14 +71,16 @@ public struct Runner: Sendable {
     /// What a run would do, from the stored state; writes nothing and takes no lock.
     public func plan(_ manifest: Manifest, to target: Version) async throws -> Plan {
         try refuseStepsTheStoreCannotRun(manifest)
-        return try plan(manifest, state: try await store.readState(), to: target)
+        let state = try await store.readState()
+        return try plan(manifest, state: state, to: target, lockHolder: try await store.lockHolder())
     }
 
     /// Plans from the stored version, or the manifest's baseline when nothing is stored.
-    func plan(_ manifest: Manifest, state: StoredState?, to target: Version) throws -> Plan {
+    /// - parameter lockHolder: who holds the lock, when the caller does not: tells a running step from an interrupted one.
+    func plan(_ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil) throws -> Plan {
         let (from, origin): (Version, Plan.Origin) =
             if let state { (try storedVersion(state), .stored) } else { (manifest.baseline, .baseline) }
-        return Planner.plan(manifest, state: state, from: from, origin: origin, to: target)
+        return Planner.plan(manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder)
     }
 
     // MARK: - Deciding
@@ -92,15 +94,18 @@ public struct Runner: Sendable {
 
     private func decide(_ plan: Plan, state: StoredState?, manifest: Manifest) -> Decision {
         if plan.isDowngrade { return .downgrade }
-        if let running = state?.inProgress, manifest.step(id: running.id)?.idempotent != true {
+        // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks nothing.
+        if let running = state?.inProgress, plan.running == nil, manifest.step(id: running.id)?.idempotent != true {
             return .blocked(running)
         }
         if state != nil, plan.from == plan.to, plan.pending.isEmpty { return .upToDate }
         return .run(plan.pending)
     }
 
-    private func dryRun(_ manifest: Manifest, state: StoredState?, to target: Version) throws -> RunReport {
-        let plan = try plan(manifest, state: state, to: target)
+    private func dryRun(
+        _ manifest: Manifest, state: StoredState?, lockHolder: LockHolder?, to target: Version
+    ) throws -> RunReport {
+        let plan = try plan(manifest, state: state, to: target, lockHolder: lockHolder)
         let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decide(plan, state: state, manifest: manifest) {
         case .downgrade: (options.allowDowngrade ? .downgradeAllowed : .downgradeRefused, nil)
         case .blocked(let running): (.blocked, running)

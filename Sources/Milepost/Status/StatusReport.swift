@@ -33,7 +33,7 @@ public struct StatusReport: Sendable {
 
     /// The step in progress when its run still holds the lock: it is running right now.
     public var running: InProgressStep? {
-        guard let step = state?.inProgress, let lockHolder, lockHolder.run == step.run else { return nil }
+        guard let step = state?.inProgress, step.isRunning(lockHolder: lockHolder) else { return nil }
         return step
     }
     /// The step in progress whose run is gone (killed, power loss): it needs `resolve` unless idempotent.
@@ -55,7 +55,7 @@ extension Runner {
         var drift: [StatusReport.Drift] = []
         if let manifest {
             let stored = try state.map(storedVersion)
-            plan = try self.plan(manifest, state: state, to: target ?? stored ?? manifest.baseline)
+            plan = try self.plan(manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder)
             let fingerprints = Dictionary(manifest.steps.map { ($0.id, $0.fingerprint) }, uniquingKeysWith: { first, _ in first })
             for completed in state?.completed ?? [] where !completed.fingerprint.isEmpty {
                 if let current = fingerprints[completed.id], current != completed.fingerprint {

@@ -1,5 +1,5 @@
 /// The steps every stock `milepost` binary has.
-public enum BuiltinSteps: StepPlugin {
+public enum BuiltinSteps: BuiltinStepPlugin {
     public static func register(in registry: inout StepRegistry) {
         registry.register(
             "exec", parameters: ExecStep.Parameters.self,

@@ -13,8 +13,8 @@ enum ExecStep {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            command = try container.decode([String].self, forKey: .command)
-            env = try container.decodeIfPresent([String: String].self, forKey: .env)
+            command = try container.decode([Argument].self, forKey: .command).map(\.text)
+            env = try container.decodeIfPresent([String: Variable].self, forKey: .env)?.mapValues(\.value)
             cwd = try container.decodeIfPresent(String.self, forKey: .cwd)
             guard !command.isEmpty else {
                 throw DecodingError.dataCorruptedError(
@@ -23,6 +23,40 @@ enum ExecStep {
         }
 
         enum CodingKeys: String, CodingKey { case command, env, cwd }
+
+        /// One element of `command`. `execve` takes C strings, which end at the first NUL: an
+        /// argument with a NUL would reach the program cut short, so it is refused here.
+        struct Argument: Decodable {
+            var text: String
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                text = try container.decode(String.self)
+                guard !text.utf8.contains(0) else {
+                    throw DecodingError.dataCorruptedError(
+                        in: container, debugDescription: "an argument cannot contain a NUL character (it would be cut short)")
+                }
+            }
+        }
+
+        /// One `env` entry's value, checked with its name: `NAME=value` strings are what the program
+        /// gets, so a NUL would cut either short and a `=` in the name would set another variable.
+        struct Variable: Decodable {
+            var value: String
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                value = try container.decode(String.self)
+                let name = decoder.codingPath.last?.stringValue ?? ""
+                let problem: String? =
+                    if name.isEmpty { "an environment variable needs a name" }
+                    else if name.utf8.contains(UInt8(ascii: "=")) { "the variable name '\(name)' cannot contain '='" }
+                    else if name.utf8.contains(0) { "a variable name cannot contain a NUL character" }
+                    else if value.utf8.contains(0) { "the value of '\(name)' cannot contain a NUL character (it would be cut short)" }
+                    else { nil }
+                if let problem { throw DecodingError.dataCorruptedError(in: container, debugDescription: problem) }
+            }
+        }
     }
 
     /// A program that ended other than with status 0.

@@ -17,6 +17,8 @@ public struct StepDefinition: Sendable {
     private let parametersType: any (Decodable & Sendable).Type
     /// The plugin that contributed the step, or nil when it was registered directly.
     public internal(set) var plugin: String?
+    /// Contributed by a plugin that ships with Milepost (`BuiltinStepPlugin`).
+    package internal(set) var isBuiltIn = false
 
     let decodeParameters: @Sendable (YAMLNode?) throws(YAMLError) -> any Sendable
     let body: @Sendable (StepInvocation, any Sendable) async throws -> Void
@@ -45,6 +47,7 @@ public struct StepDefinition: Sendable {
         var copy = self
         copy.name = plugin.namespace.map { "\($0):\(name)" } ?? name
         copy.plugin = String(describing: plugin)
+        copy.isBuiltIn = plugin is any BuiltinStepPlugin.Type
         return copy
     }
 }

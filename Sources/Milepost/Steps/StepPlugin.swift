@@ -19,3 +19,7 @@ public protocol StepPlugin {
 extension StepPlugin {
     public static var namespace: String? { nil }
 }
+
+/// A plugin that ships with Milepost (`exec`, `sql`): its steps are there for every manifest, so
+/// `validate --strict` never reports them as unused.
+package protocol BuiltinStepPlugin: StepPlugin {}

@@ -14,3 +14,9 @@ public struct LockHolder: Codable, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String { "pid \(pid) on \(host) since \(since) (run \(run))" }
 }
+
+extension InProgressStep {
+    /// True when the step's own run holds the store's lock (`lockHolder`): it is running right now.
+    /// Otherwise its run is gone (killed, power loss) and the step is interrupted.
+    public func isRunning(lockHolder: LockHolder?) -> Bool { lockHolder?.run == run }
+}

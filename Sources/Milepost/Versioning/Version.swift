@@ -130,6 +130,17 @@ public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible
 }
 
 extension Character {
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    // On the UTF-8 bytes: a Character is a grapheme cluster, and "1" + U+0301 sorts between "0"
+    // and "9" as a Character while it is no digit.
+    fileprivate var isASCIIDigit: Bool { isASCIIByte(in: UInt8(ascii: "0")...UInt8(ascii: "9")) }
+    fileprivate var isASCIILetter: Bool {
+        isASCIIByte(in: UInt8(ascii: "a")...UInt8(ascii: "z")) || isASCIIByte(in: UInt8(ascii: "A")...UInt8(ascii: "Z"))
+    }
+
+    /// One byte of UTF-8, within `range`.
+    private func isASCIIByte(in range: ClosedRange<UInt8>) -> Bool {
+        var bytes = utf8.makeIterator()
+        guard let byte = bytes.next(), bytes.next() == nil else { return false }
+        return range.contains(byte)
+    }
 }

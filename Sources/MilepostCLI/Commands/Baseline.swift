@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct Baseline: AsyncParsableCommand {
+    struct Baseline: ContextualCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record VERSION as reached without running anything (steps at or below it never run).",
             discussion: """
@@ -18,11 +18,11 @@ extension MilepostCommand {
         @Flag(help: "Replace an existing state's version (keeps its completed steps).") var force = false
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
+        func run(in context: CommandContext) async throws {
             try await reportingFailures {
-                let runner = Runner(store: try store.open(), logger: logging.makeLogger())
+                let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
                 let state = try await runner.baseline(version, force: force)
-                Terminal.out("\(runner.store.location): baseline set to \(state.version)")
+                Terminal.out("\(runner.store.location): baseline set to \(state.version)".escapingControlCharacters())
             }
         }
     }

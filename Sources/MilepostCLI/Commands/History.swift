@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct History: AsyncParsableCommand {
+    struct History: ContextualCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the journal: every run and step, newest last.",
             discussion: """
@@ -23,9 +23,9 @@ extension MilepostCommand {
             if let limit, limit < 1 { throw ValidationError("--limit takes a positive number") }
         }
 
-        func run() async throws {
+        func run(in context: CommandContext) async throws {
             try await reportingFailures {
-                var records = try await store.open().readJournal()
+                var records = try await store.open(in: context).readJournal()
                 if let run { records = records.filter { $0.run == run } }
                 if let limit { records = Array(records.suffix(limit)) }
                 if format == .json {

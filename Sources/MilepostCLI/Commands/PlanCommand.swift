@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct PlanCommand: AsyncParsableCommand {
+    struct PlanCommand: ContextualCommand {
         static let configuration = CommandConfiguration(
             commandName: "plan",
             abstract: "Show which steps a run to --to would run, and why the others would not. Writes nothing.",
@@ -28,14 +28,14 @@ extension MilepostCommand {
             if from != nil, store.store != nil { throw ValidationError("give either --store or --from, not both") }
         }
 
-        func run() async throws {
+        func run(in context: CommandContext) async throws {
             try await reportingFailures {
                 let target = try target.required()
-                let loaded = try manifest.load()
+                let loaded = try manifest.load(in: context)
                 let plan = if let from {
                     Planner.plan(loaded, state: nil, from: from, origin: .given, to: target)
                 } else {
-                    try await Runner(store: try store.open(), logger: logging.makeLogger()).plan(loaded, to: target)
+                    try await Runner(store: try store.open(in: context), logger: logging.makeLogger()).plan(loaded, to: target)
                 }
                 if format == .json {
                     try JSONOutput.print(PlanDocument(plan, manifest: loaded))

@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct Resolve: AsyncParsableCommand {
+    struct Resolve: ContextualCommand {
         static let configuration = CommandConfiguration(
             abstract: "Clear an interrupted or failed step by hand.",
             discussion: """
@@ -24,9 +24,9 @@ extension MilepostCommand {
             if done == retry { throw ValidationError("give exactly one of --done or --retry") }
         }
 
-        func run() async throws {
+        func run(in context: CommandContext) async throws {
             try await reportingFailures {
-                let runner = Runner(store: try store.open(), logger: logging.makeLogger())
+                let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
                 _ = try await runner.resolve(id, done ? .done : .retry)
                 Terminal.out(done ? "\(id): recorded as completed" : "\(id): will run again on the next run")
             }

@@ -3,7 +3,7 @@ import Glibc
 import Milepost
 
 extension MilepostCommand {
-    struct Run: AsyncParsableCommand {
+    struct Run: ContextualCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run every pending step up to --to, once, with a checkpoint per step.",
             discussion: """
@@ -29,7 +29,7 @@ extension MilepostCommand {
         @Option(help: "How to print the result.") var format: OutputFormat = .text
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
+        func run(in context: CommandContext) async throws {
             try await reportingFailures {
                 let target = try target.required()
                 var options = RunOptions()
@@ -41,10 +41,10 @@ extension MilepostCommand {
                 if format == .text { options.onProgress = progress.handle }
                 let ticker = format == .text ? Task { await progress.tick() } : nil
                 defer { ticker?.cancel() }
-                let runner = Runner(store: try store.open(), options: options, logger: logging.makeLogger())
+                let runner = Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
                 let manifest = manifest
                 let (report, signal) = try await SignalCancellation.run {
-                    try await runner.run(to: target) { try manifest.load() }
+                    try await runner.run(to: target) { try manifest.load(in: context) }
                 }
                 let exitCode = Self.exitCode(for: report.outcome, signal: signal)
                 try Self.show(

@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct Status: AsyncParsableCommand {
+    struct Status: ContextualCommand {
         /// The exit code of `status --check` when something is pending for --to.
         static let notReady: Int32 = 4
 
@@ -30,11 +30,11 @@ extension MilepostCommand {
         @Option(help: "How to print the result.") var format: OutputFormat = .text
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
+        func run(in context: CommandContext) async throws {
             try await reportingFailures {
                 let target: Version? = check ? try target.required() : try target.resolved()
-                let loaded = try check || manifest.isAvailable ? try manifest.load() : nil
-                let runner = Runner(store: try store.open(), logger: logging.makeLogger())
+                let loaded = try check || manifest.isAvailable ? try manifest.load(in: context) : nil
+                let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
                 let report = try await runner.status(manifest: loaded, to: target)
                 let hint = CommandHint(store: store.store, manifest: manifest.manifest)
                 let advice = StatusAdvice(report, hint: hint, target: target)

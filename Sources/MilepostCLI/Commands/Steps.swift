@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct Steps: AsyncParsableCommand {
+    struct Steps: ContextualCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the steps this binary knows, with their parameters.",
             discussion: """
@@ -13,8 +13,8 @@ extension MilepostCommand {
 
         @Option(help: "How to print the result.") var format: OutputFormat = .text
 
-        func run() async throws {
-            let definitions = CommandContext.registry.all
+        func run(in context: CommandContext) async throws {
+            let definitions = context.registry.all
             if format == .json {
                 try JSONOutput.print(StepsDocument(steps: definitions.map {
                     .init(name: $0.name, description: $0.description, idempotent: $0.idempotent, revision: $0.revision,

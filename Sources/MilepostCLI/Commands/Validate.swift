@@ -1,9 +1,8 @@
 import ArgumentParser
 import Milepost
-import MilepostPostgres
 
 extension MilepostCommand {
-    struct Validate: AsyncParsableCommand {
+    struct Validate: ContextualCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a manifest: YAML, versions, step names and their parameters. Writes nothing.",
             discussion: """
@@ -23,15 +22,15 @@ extension MilepostCommand {
         var format: DiagnosticFormat = .text
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
+        func run(in context: CommandContext) async throws {
             try await reportingFailures {
                 var diagnostics: [Diagnostic]
                 let source: ManifestSource
                 var stepCount = 0
                 do {
-                    let loaded = try manifest.load()
+                    let loaded = try manifest.load(in: context)
                     (diagnostics, source, stepCount) = (loaded.warnings, loaded.source, loaded.steps.count)
-                    if strict { diagnostics += Self.unusedSteps(by: loaded, in: CommandContext.registry) }
+                    if strict { diagnostics += Self.unusedSteps(by: loaded, in: context.registry) }
                 } catch ManifestError.invalid(let found, let foundSource) {
                     (diagnostics, source) = (found, foundSource)
                 }
@@ -43,7 +42,7 @@ extension MilepostCommand {
                         manifest: source.path, valid: failing.isEmpty, strict: strict, steps: stepCount,
                         diagnostics: diagnostics.map(DiagnosticDocument.init)))
                 case .github:
-                    for diagnostic in diagnostics { Terminal.out(DiagnosticRenderer.github(diagnostic)) }
+                    for diagnostic in diagnostics { Terminal.workflowCommand(DiagnosticRenderer.github(diagnostic)) }
                 case .text:
                     let renderer = DiagnosticRenderer(source: source, colored: Terminal.stderrIsTTY)
                     for diagnostic in diagnostics { Terminal.err(renderer.render(diagnostic)) }
@@ -65,9 +64,8 @@ extension MilepostCommand {
         /// The application's registered steps that `manifest` never names (Milepost's built-in
         /// steps, such as `exec` and `sql`, are there for every manifest and are not listed).
         static func unusedSteps(by manifest: Manifest, in registry: StepRegistry) -> [Diagnostic] {
-            let builtIn = Set(StepRegistry().installing(BuiltinSteps.self, PostgresSteps.self).all.map(\.name))
             let used = Set(manifest.steps.map(\.name))
-            return registry.all.filter { !used.contains($0.name) && !builtIn.contains($0.name) }.map {
+            return registry.all.filter { !used.contains($0.name) && !$0.isBuiltIn }.map {
                 Diagnostic(.warning, "the registered step '\($0.name)' is not used by this manifest",
                            file: manifest.source.path, at: nil)
             }

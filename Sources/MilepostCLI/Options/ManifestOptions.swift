@@ -11,7 +11,7 @@ struct ManifestOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(
         "The largest manifest accepted, in bytes.", valueName: "bytes"))
-    var maxManifestSize: Int = YAMLLimits.default.maxDocumentBytes
+    var maxManifestSize = ByteCountArgument(YAMLLimits.default.maxDocumentBytes)
 
     /// Refuses an empty `--manifest` or `MILEPOST_MANIFEST` while parsing, with the command's usage.
     func validate() throws { _ = try named }
@@ -32,9 +32,9 @@ struct ManifestOptions: ParsableArguments {
         get throws { try named != nil || FileManager.default.fileExists(atPath: path) }
     }
 
-    func load() throws -> Manifest {
+    func load(in context: CommandContext) throws -> Manifest {
         var limits = YAMLLimits.default
-        limits.maxDocumentBytes = maxManifestSize
-        return try Manifest.load(path: try path, registry: CommandContext.registry, limits: limits)
+        limits.maxDocumentBytes = maxManifestSize.bytes
+        return try Manifest.load(path: try path, registry: context.registry, limits: limits)
     }
 }

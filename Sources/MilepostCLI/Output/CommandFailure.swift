@@ -28,11 +28,11 @@ enum CommandFailure {
         case ManifestError.invalid(let diagnostics, let source):
             let renderer = DiagnosticRenderer(source: source, colored: Terminal.stderrIsTTY)
             for diagnostic in diagnostics { Terminal.err(renderer.render(diagnostic)) }
-            Terminal.err("milepost: \(source.path) is invalid (\(counted(diagnostics.filter { $0.severity == .error }.count, "error")))")
+            Terminal.err("milepost: \(source.path.escapingControlCharacters()) is invalid (\(counted(diagnostics.filter { $0.severity == .error }.count, "error")))")
         case ManifestError.unreadable(let path, let reason):
-            Terminal.err("milepost: error: cannot read the manifest \(path): \(reason)")
+            Terminal.err("milepost: error: cannot read the manifest \(path): \(reason)".escapingControlCharacters())
         default:
-            Terminal.err("milepost: error: \(error)")
+            Terminal.err("milepost: error: \(error)".escapingControlCharacters())
         }
         return ExitCode(exitCode(for: error))
     }

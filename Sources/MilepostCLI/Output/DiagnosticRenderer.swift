@@ -9,29 +9,33 @@ struct DiagnosticRenderer {
     func render(_ diagnostic: Diagnostic) -> String {
         let severity = diagnostic.severity == .error
             ? Terminal.paint("error:", .red, colored: colored) : Terminal.paint("warning:", .yellow, colored: colored)
-        var lines = ["\(place(diagnostic.file, diagnostic.location)) \(severity) \(Terminal.paint(diagnostic.message, .bold, colored: colored))"]
+        let message = diagnostic.message.escapingControlCharacters()
+        var lines = ["\(place(diagnostic.file, diagnostic.location)) \(severity) \(Terminal.paint(message, .bold, colored: colored))"]
         if let location = diagnostic.location { lines += excerpt(at: location) }
         for note in diagnostic.notes {
             let label = Terminal.paint("note:", .cyan, colored: colored)
             if let location = note.location {
-                lines.append("\(place(diagnostic.file, location)) \(label) \(note.message)")
+                lines.append("\(place(diagnostic.file, location)) \(label) \(note.message.escapingControlCharacters())")
                 lines += excerpt(at: location)
             } else {
-                lines.append("\(label) \(note.message)")
+                lines.append("\(label) \(note.message.escapingControlCharacters())")
             }
         }
         return lines.joined(separator: "\n")
     }
 
     private func place(_ file: String, _ location: SourceLocation?) -> String {
-        location.map { "\(file):\($0.line):\($0.column):" } ?? "\(file):"
+        let file = file.escapingControlCharacters()
+        return location.map { "\(file):\($0.line):\($0.column):" } ?? "\(file):"
     }
 
     private func excerpt(at location: SourceLocation) -> [String] {
-        guard let text = source?.line(location.line) else { return [] }
+        guard let line = source?.line(location.line) else { return [] }
+        let text = line.escapingControlCharacters(keepingTabs: true)
         let number = String(location.line)
         let gutter = String(repeating: " ", count: number.count)
-        let visible = text.unicodeScalars.prefix(location.column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
+        let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(location.column - 1)))
+        let visible = before.escapingControlCharacters(keepingTabs: true).unicodeScalars.map { $0 == "\t" ? "\t" : " " }.joined()
         return [
             "\(number) | \(text)",
             "\(gutter) | \(visible)\(Terminal.paint("^", .green, colored: colored))",
@@ -46,9 +50,11 @@ struct DiagnosticRenderer {
         return "::\(diagnostic.severity.rawValue) \(properties)::\(escapeData(diagnostic.message + notes))"
     }
 
+    /// GitHub's escaping of a command's data (`%25`, `%0D`, `%0A`); any other control character is
+    /// escaped as in text output, so the annotation stays one inert line.
     private static func escapeData(_ text: String) -> String {
         text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+            .replacingOccurrences(of: "\n", with: "%0A").escapingControlCharacters()
     }
 
     private static func escapeProperty(_ text: String) -> String {

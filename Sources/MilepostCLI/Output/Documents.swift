@@ -46,10 +46,12 @@ struct PlanStepDocument: Encodable {
     var status: String
     var reason: String
     var idempotent: Bool
+    var description: String?
 
     init(_ entry: Plan.Entry) {
         id = entry.step.id
         name = entry.step.name
+        description = entry.step.description
         threshold = entry.step.threshold.text
         status = entry.status.rawValue
         reason = entry.reason
@@ -140,8 +142,15 @@ struct StatusDocument: Encodable {
         var currentFingerprint: String
     }
 
+    /// The milepost release that answered.
+    struct Release: Encodable {
+        var version = MilepostRelease.version
+        var commit = MilepostRelease.commit
+    }
+
     var format = JSONOutput.format
     var command = "status"
+    var milepost = Release()
     var store: String
     var app: String?
     var version: String?

@@ -11,7 +11,7 @@ enum HistoryText {
             return [
                 record.time, record.run, record.event.rawValue, record.step ?? "",
                 record.attempt.map { "#\($0)" } ?? "", record.durationMs.map { Elapsed.text(milliseconds: $0) } ?? "", detail,
-            ]
+            ].map { $0.escapingControlCharacters() }
         }
         let header = ["TIME", "RUN", "EVENT", "STEP", "TRY", "DURATION", "RESULT"]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

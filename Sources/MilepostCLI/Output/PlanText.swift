@@ -8,24 +8,33 @@ enum PlanText {
         case .baseline: "baseline, nothing stored yet"
         case .given: "--from"
         }
-        var lines = ["\(app.map { "\($0): " } ?? "")\(plan.from) (\(origin)) → \(plan.to): "
+        var lines = ["\(app.map { "\($0.escapingControlCharacters()): " } ?? "")\(plan.from) (\(origin)) → \(plan.to): "
             + (plan.isDowngrade ? "a downgrade; nothing would run" : "\(counted(plan.pending.count, "step")) to run")]
         let width = plan.entries.map(\.step.id.count).max() ?? 0
         for entry in plan.entries {
             let label = entry.status.rawValue.padding(12)
             let style: Terminal.Style = switch entry.status {
-            case .pending: .green
+            case .pending, .running: .green
             case .interrupted: .red
             case .skipped: .yellow
             case .completed, .aboveTarget: .dim
             }
-            lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(entry.reason)")
+            lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(entry.reason.escapingControlCharacters())")
+            if let description = entry.step.description {
+                lines.append(String(repeating: " ", count: 15) + Terminal.paint(description.escapingControlCharacters(), .dim, colored: colored))
+            }
         }
         for entry in plan.entries where entry.status == .interrupted && !entry.step.idempotent {
             lines.append("note: \(entry.step.id) is not idempotent: a run stops there (exit 2) until"
                 + " `\(hint.milepost("resolve", entry.step.id, "--done"))` or `--retry`")
         }
+        if let running = plan.running { lines.append(runningNote(running.step.id)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// What a `plan` or a dry run says while another runner holds the lock and runs `id`.
+    static func runningNote(_ id: String) -> String {
+        "note: another runner is running \(id) now; a run waits for its lock (--lock-timeout), then goes on from where it ends"
     }
 }
 

@@ -41,7 +41,7 @@ final class RunProgressPrinter: Sendable {
             }
             Terminal.err((interactive ? Terminal.clearLine : "")
                 + "[\(index)/\(total)] \(result.id) \(status) in \(Elapsed.text(milliseconds: result.durationMs))"
-                + (result.error.map { ": \($0)" } ?? ""))
+                + (result.error.map { ": \($0.escapingControlCharacters())" } ?? ""))
         }
     }
 
@@ -66,7 +66,7 @@ final class RunProgressPrinter: Sendable {
     }
 
     func summarize(_ report: RunReport, hint: CommandHint) {
-        let app = report.app.map { "\($0) " } ?? ""
+        let app = report.app.map { "\($0.escapingControlCharacters()) " } ?? ""
         switch report.outcome {
         case .upToDate:
             Terminal.err("milepost: \(app)up to date at \(report.to)"
@@ -80,7 +80,7 @@ final class RunProgressPrinter: Sendable {
         case .blocked:
             let id = report.interrupted?.id ?? "?"
             Terminal.err("milepost: step \(id) was interrupted"
-                + (report.interrupted.map { " (pid \($0.pid) on \($0.host) since \($0.since))" } ?? "")
+                + (report.interrupted.map { " (pid \($0.pid) on \($0.host.escapingControlCharacters()) since \($0.since))" } ?? "")
                 + " and is not idempotent. If its work is complete: `\(hint.milepost("resolve", id, "--done"))`;"
                 + " to run it again: `\(hint.milepost("resolve", id, "--retry"))`.")
         case .downgradeRefused:
@@ -94,6 +94,7 @@ final class RunProgressPrinter: Sendable {
             let pending = report.plan?.pending ?? []
             Terminal.err("milepost: dry run \(report.from) → \(report.to): \(counted(pending.count, "step")) would run")
             for step in pending { Terminal.out("  \(step.id)") }
+            if let running = report.plan?.running { Terminal.err("milepost: " + PlanText.runningNote(running.step.id)) }
         }
     }
 }

@@ -11,11 +11,13 @@ enum StatusText {
         case .pending, .running, .empty: .yellow
         case .failed, .interrupted: .red
         }
-        var lines = [(app.map { "\($0): " } ?? "") + Terminal.paint(advice.verdict.rawValue.uppercased(), style, colored: colored)
-            + " " + advice.headline]
+        var lines = [(app.map { "\($0.escapingControlCharacters()): " } ?? "")
+            + Terminal.paint(advice.verdict.rawValue.uppercased(), style, colored: colored)
+            + " " + advice.headline.escapingControlCharacters()]
         func field(_ label: String, _ value: String, _ labelStyle: Terminal.Style? = nil) {
             let padded = label.padding(12)
-            lines.append("  " + (labelStyle.map { Terminal.paint(padded, $0, colored: colored) } ?? padded) + value)
+            lines.append("  " + (labelStyle.map { Terminal.paint(padded, $0, colored: colored) } ?? padded)
+                + value.escapingControlCharacters())
         }
         func when(_ timestamp: String) -> String { Elapsed.age(of: timestamp, now: now).map { "\(timestamp) (\($0))" } ?? timestamp }
 
@@ -58,7 +60,7 @@ enum StatusText {
         }
         if !advice.next.isEmpty {
             lines.append("next:")
-            lines += advice.next.map { "  " + $0 }
+            lines += advice.next.map { "  " + $0.escapingControlCharacters() }
         }
         return lines.joined(separator: "\n")
     }

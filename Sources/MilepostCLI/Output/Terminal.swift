@@ -1,18 +1,27 @@
 import Foundation
 
 /// Where human output goes, and whether it may be colored (a TTY, and no `NO_COLOR`).
+///
+/// No line written here can be a GitHub Actions workflow command (see `neutralizingWorkflowCommands`);
+/// untrusted values are escaped where they are put into lines (`escapingControlCharacters`).
 enum Terminal {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((text.neutralizingWorkflowCommands() + "\n").utf8))
     }
 
     static func err(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((text.neutralizingWorkflowCommands() + "\n").utf8))
     }
 
     /// Writes `text` on stderr without a newline (a line that will be rewritten).
     static func errPartial(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        FileHandle.standardError.write(Data(text.neutralizingWorkflowCommands().utf8))
+    }
+
+    /// Writes one workflow command on stdout (`validate --format github`): the only output that may
+    /// start with `::`. Its data and properties must be escaped already.
+    static func workflowCommand(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     /// Returns the cursor to the start of the line and clears it.

@@ -36,7 +36,8 @@ enum RegularFileReader {
         bytes.reserveCapacity(Int(status.st_size) + 1)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= maxBytes {
-            let wanted = min(chunk.count, maxBytes + 1 - bytes.count)
+            // One byte past the cap tells a file that grew; written so that a cap of Int.max cannot overflow.
+            let wanted = min(chunk.count - 1, maxBytes - bytes.count) + 1
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw .unreadable(path: path, reason: errorText(errno)) }

@@ -9,11 +9,18 @@ import Testing
         var stderr: String
     }
 
-    /// Runs the built `titi-migrate` (next to the test bundle) in `directory`.
-    func titiMigrate(_ arguments: String..., in directory: String, environment: [String: String] = [:]) throws -> Result {
+    /// The binary under test: `TITI_MIGRATE_BINARY` when set (CI: the static release build), else
+    /// the debug build next to the test bundle.
+    static let binary: String = {
+        if let path = ProcessInfo.processInfo.environment["TITI_MIGRATE_BINARY"], !path.isEmpty { return path }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("titi-migrate").path
+    }()
+
+    /// Runs `titi-migrate` in `directory`.
+    func titiMigrate(_ arguments: String..., in directory: String, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("titi-migrate")
+        process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// A size flag value: a whole number of bytes, 0 or more (`--max-manifest-size`).
+struct ByteCountArgument: ExpressibleByArgument {
+    var bytes: Int
+
+    init?(argument: String) {
+        guard let bytes = Int(argument), bytes >= 0 else { return nil }
+        self.bytes = bytes
+    }
+
+    init(_ bytes: Int) { self.bytes = bytes }
+
+    var defaultValueDescription: String { "\(bytes)" }
+}
