@@ -1,15 +1,19 @@
 import Milepost
 
-/// A PostgreSQL store whose advisory lock this process holds, through the lock session; state and
-/// journal go through the data session.
+/// A PostgreSQL store whose lock this process holds — the session advisory lock, through the lock
+/// session, or a lease kept alive by its heartbeat; state and journal go through the data session.
 ///
 /// Fencing: taking the lock bumped the state's generation and handed this holder the new value.
 /// Every write is a compare-and-set on it (and bumps it again), so once another runner has taken
-/// the lock — because this one's session was dropped by a partition or a long pause — this one's
-/// writes are refused instead of overwriting newer state.
-actor LockedPostgresStore: TransactionalLockedStore {
+/// the lock — because this one's session was dropped by a partition, or its lease lapsed during a
+/// long pause — this one's writes are refused instead of overwriting newer state.
+actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     private let store: PostgresStore
     private var sessions: (lock: PostgresSession, data: PostgresSession)?
+    /// The run holding the lock (its row in the `lease` table).
+    private let run: String
+    /// Keeps the lease alive; nil for the session lock, which lasts as long as its session.
+    private let heartbeat: LeaseHeartbeat?
     /// The fencing generation this holder expects to find.
     private var generation: Int64
     /// The completed steps as stored: a commit whose list extends them inserts only the new ones.
@@ -17,10 +21,23 @@ actor LockedPostgresStore: TransactionalLockedStore {
     /// True between `beginStepTransaction()` and the commit or rollback that ends it.
     private var inStepTransaction = false
 
-    init(store: PostgresStore, lock: PostgresSession, data: PostgresSession, generation: Int64) {
+    init(
+        store: PostgresStore, lock: PostgresSession, data: PostgresSession, generation: Int64, run: String,
+        heartbeat: LeaseHeartbeat?
+    ) {
         self.store = store
         self.sessions = (lock, data)
         self.generation = generation
+        self.run = run
+        self.heartbeat = heartbeat
+    }
+
+    /// Returns when the lease is lost; the session lock is never lost this way (its loss shows at
+    /// the next checkpoint, refused by the fence), so for it this returns only on cancellation.
+    nonisolated func lockLost() async -> StoreError? {
+        if let heartbeat { return await heartbeat.lost() }
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        return nil
     }
 
     func readState() async throws -> StoredState? {
@@ -52,21 +69,23 @@ actor LockedPostgresStore: TransactionalLockedStore {
             written = try await store.queries.write(
                 state, completedFrom: from, journal: records, ifGeneration: generation, on: data)
         }
-        guard let written else { throw fenced() }
+        guard let written else { throw await fenced() }
         generation = written
         storedCompleted = state.completed
     }
 
     func append(_ records: [JournalRecord]) async throws {
         guard !records.isEmpty else { return }
-        guard try await store.queries.append(records, ifGeneration: generation, on: data()) else { throw fenced() }
+        guard try await store.queries.append(records, ifGeneration: generation, on: data()) else { throw await fenced() }
     }
 
     func release() async {
         guard let (lock, data) = sessions else { return }
         sessions = nil
+        heartbeat?.stop()
         if inStepTransaction { await data.rollback() }
-        await store.advisoryLock.release(on: lock)
+        await LockRow.release(store.tables, run: run, on: data)
+        if heartbeat == nil { await store.advisoryLock.release(on: lock) }
     }
 
     // MARK: - The step's transaction
@@ -98,10 +117,13 @@ actor LockedPostgresStore: TransactionalLockedStore {
         return sessions.data
     }
 
-    private func fenced() -> StoreError {
-        .io(
+    /// The refusal, naming this run and the one that holds the lock now (from the lock row).
+    private func fenced() async -> StoreError {
+        let now = try? await LockRow.read(store.tables, on: data())?.run
+        return .io(
             location: store.location,
-            reason: .other("checkpoint refused by the fence: another runner took the lock since this one did "
-                + "(its lock session was lost); nothing was written. Run again to pick up from the stored state"))
+            reason: .other("checkpoint refused by the fence: run \(now.flatMap { $0 } ?? "?") took the lock after this run "
+                + "(\(run)) lost it (its lock session was lost or its lease lapsed); nothing was written. "
+                + "Run `milepost status` to see the stored state"))
     }
 }

@@ -53,15 +53,30 @@ public struct PostgresStore: MilepostStore {
 
     // MARK: - Locking
 
-    /// Creates the schema if needed, then takes the advisory lock on a connection of its own (see
-    /// `AdvisoryLock`) and reads the state on a second connection, the one checkpoints use.
+    /// Chooses the lock (`milepost_lock`, else the lease behind a connection pooler and the session
+    /// advisory lock on a direct connection — decided before anything is written), creates the
+    /// schema if needed, then takes the lock on a connection of its own (see `AdvisoryLock`,
+    /// `LeaseLock`) and reads the state on a second connection, the one checkpoints use.
     public func lock(timeout: Duration, holder: LockHolder) async throws -> any LockedStore {
         let data = try await PostgresSession.open(settings)
-        try await data.checkClientConnection()
+        let pooled = try await data.isBehindPooler()
+        if !pooled { try await data.checkClientConnection() }
         try await tables.create(on: data)
         let lock = try await PostgresSession.open(settings)
-        let generation = try await advisoryLock.acquire(on: lock, timeout: timeout, holder: holder)
-        let locked = LockedPostgresStore(store: self, lock: lock, data: data, generation: generation)
+        let locked: LockedPostgresStore
+        switch LockKind.choose(asked: settings.lock, pooled: pooled) {
+        case .session:
+            let generation = try await advisoryLock.acquire(on: lock, timeout: timeout, holder: holder)
+            locked = LockedPostgresStore(
+                store: self, lock: lock, data: data, generation: generation, run: holder.run, heartbeat: nil)
+        case .lease:
+            let lease = LeaseLock(schema: tables, duration: settings.lease)
+            let taken = try await lease.acquire(on: lock, timeout: timeout, holder: holder)
+            let heartbeat = LeaseHeartbeat(lease: lease, run: holder.run, session: lock, taken: taken.sent)
+            locked = LockedPostgresStore(
+                store: self, lock: lock, data: data, generation: taken.generation, run: holder.run,
+                heartbeat: heartbeat)
+        }
         do {
             _ = try await locked.readState()
         } catch {

@@ -35,6 +35,21 @@ enum TestServer {
         return try await session.query(sql, parameters)
     }
 
+    /// `url` (direct or through PgBouncer, with Milepost's parameters) as a direct URL of the test
+    /// server for `admin`: same database, the test server's host and port, no parameters.
+    static func direct(_ url: String) -> String {
+        let moved = rehosted(url, onto: self.url ?? "postgres://unset")
+        return moved.firstIndex(of: "?").map { String(moved[..<$0]) } ?? moved
+    }
+
+    /// `url` with the scheme, user, host and port of `server`, keeping its database and parameters.
+    static func rehosted(_ url: String, onto server: String) -> String {
+        let head = server.firstIndex(of: "?").map { server[..<$0] } ?? server[...]
+        let authority = head.lastIndex(of: "/").map { head[..<$0] } ?? head
+        let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        return String(authority) + (afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? "")
+    }
+
     static func uniqueName() -> String {
         UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12).description
     }

@@ -51,20 +51,63 @@ public struct Runner: Sendable {
             interrupted: nil, doneByAnotherRunner: false)
     }
 
-    /// Takes the store's lock for `body` and releases it however `body` ends.
+    /// Takes the store's lock for `body` and releases it however `body` ends. When the lock can
+    /// expire (`ExpiringLockedStore`) and is lost, `body` is cancelled and the loss is thrown.
     func withLock<Result: Sendable>(
-        app: String?, _ body: (any LockedStore, RunJournal) async throws -> Result
+        app: String?, _ body: @escaping @Sendable (any LockedStore, RunJournal) async throws -> Result
     ) async throws -> Result {
         let journal = RunJournal(run: RunJournal.newRunID(), app: app)
         let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
         let locked = try await store.lock(timeout: options.lockTimeout, holder: holder)
         do {
-            let result = try await body(locked, journal)
+            let result: Result
+            if let expiring = locked as? any ExpiringLockedStore {
+                result = try await Self.racing(body: { try await body(locked, journal) }, against: expiring)
+            } else {
+                result = try await body(locked, journal)
+            }
             await locked.release()
             return result
         } catch {
             await locked.release()
             throw error
+        }
+    }
+
+    private enum Race<Result: Sendable>: Sendable {
+        case finished(Result)
+        case lost(StoreError)
+        case watchEnded
+    }
+
+    /// Runs `body` while watching the lock; a lost lock cancels `body`, waits for it to stop (its
+    /// step is journaled as interrupted if the fence still lets it write) and throws the loss, or
+    /// the store error `body` stopped with.
+    private static func racing<Result: Sendable>(
+        body: @escaping @Sendable () async throws -> Result, against locked: any ExpiringLockedStore
+    ) async throws -> Result {
+        try await withThrowingTaskGroup(of: Race<Result>.self) { group in
+            group.addTask { .finished(try await body()) }
+            group.addTask { await locked.lockLost().map { .lost($0) } ?? .watchEnded }
+            while let next = try await group.next() {
+                switch next {
+                case .finished(let result):
+                    group.cancelAll()
+                    return result
+                case .lost(let lost):
+                    // The body's own store error (the fence refusing its last checkpoint) says more.
+                    group.cancelAll()
+                    do {
+                        while try await group.next() != nil {}
+                    } catch let error as StoreError {
+                        throw error
+                    } catch {}
+                    throw lost
+                case .watchEnded:
+                    continue
+                }
+            }
+            preconditionFailure("the run's task group ended without its body")
         }
     }
 

@@ -10,6 +10,8 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case runFinished = "run-finished"
         case baseline
         case resolved
+        /// A runner took the lock over from a run whose lease expired (PostgreSQL lease lock).
+        case lockTakenOver = "lock-taken-over"
     }
 
     /// UTC, ISO 8601 with milliseconds.
@@ -28,11 +30,14 @@ public struct JournalRecord: Codable, Sendable, Equatable {
     public var outcome: String?
     public var host: String?
     public var pid: Int32?
+    /// For `lock-taken-over`: the run whose lease expired.
+    public var previousRun: String?
 
     public init(
         time: String, run: String, event: Event, app: String? = nil, from: String? = nil,
         to: String? = nil, step: String? = nil, attempt: Int? = nil, durationMs: Int? = nil,
-        error: String? = nil, outcome: String? = nil, host: String? = nil, pid: Int32? = nil
+        error: String? = nil, outcome: String? = nil, host: String? = nil, pid: Int32? = nil,
+        previousRun: String? = nil
     ) {
         self.time = time
         self.run = run
@@ -47,18 +52,20 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         self.outcome = outcome
         self.host = host
         self.pid = pid
+        self.previousRun = previousRun
     }
 
     enum CodingKeys: String, CodingKey {
         case time, run, event, app, from, to, step, attempt
         case durationMs = "duration_ms"
         case error, outcome, host, pid
+        case previousRun = "previous_run"
     }
 
     /// Records that must reach the disk before the run goes on.
     public var isDurable: Bool {
         switch event {
-        case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline: true
+        case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline, .lockTakenOver: true
         case .runStarted, .runFinished: false
         }
     }

@@ -7,7 +7,8 @@ enum HistoryText {
         let rows = records.map { record -> [String] in
             let range = record.from.map { from in record.to.map { "\(from) → \($0)" } ?? "from \(from)" } ?? record.to.map { "to \($0)" }
             let result = record.outcome.map { outcome in record.error.map { "\(outcome): \($0)" } ?? outcome } ?? record.error
-            let detail = [range, result].compactMap { $0 }.joined(separator: " ")
+            let takeover = record.previousRun.map { "took the lock over: the lease of run \($0) had expired" }
+            let detail = [range, result, takeover].compactMap { $0 }.joined(separator: " ")
             return [
                 record.time, record.run, record.event.rawValue, record.step ?? "",
                 record.attempt.map { "#\($0)" } ?? "", record.durationMs.map { Elapsed.text(milliseconds: $0) } ?? "", detail,

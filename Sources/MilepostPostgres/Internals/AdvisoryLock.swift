@@ -11,15 +11,20 @@ struct AdvisoryLock: Sendable {
     private var keys: [String?] { [String(schema.runLock.0), String(schema.runLock.1)] }
 
     /// Polls `pg_try_advisory_lock` every 25–100 ms (jittered, so waiting replicas do not retry in
-    /// step) until `timeout` has passed. No transaction is open while waiting. Once held, records
-    /// `holder` and takes a new fencing generation in one statement that also checks, through
-    /// `pg_locks`, that the lock belongs to this very server session (it does not behind a
-    /// transaction-pooling proxy).
+    /// step) until `timeout` has passed. No transaction is open while waiting. Once held, claims the
+    /// lock row (unless a live lease of a runner using the lease lock holds it: the advisory lock is
+    /// then given back and the wait goes on), records `holder` and takes a new fencing generation,
+    /// in one statement that also checks, through `pg_locks`, that the lock belongs to this very
+    /// server session (it does not behind a transaction-pooling proxy).
     /// - returns: The fencing generation of this holder.
-    /// - throws: `StoreError.lockTimeout` naming the holder from `pg_stat_activity`.
+    /// - throws: `StoreError.lockTimeout` naming the holder.
     func acquire(on session: PostgresSession, timeout: Duration, holder: LockHolder) async throws -> Int64 {
         let deadline = ContinuousClock.now + timeout
-        while try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0][0] != "t" {
+        while true {
+            if try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0][0] == "t" {
+                if let generation = try await claim(on: session, holder: holder) { return generation }
+                await release(on: session)
+            }
             let remaining = deadline - .now
             guard remaining > .zero else {
                 throw StoreError.lockTimeout(
@@ -27,20 +32,37 @@ struct AdvisoryLock: Sendable {
             }
             try await Task.sleep(for: min(remaining, .milliseconds(Int.random(in: 25...100))))
         }
+    }
+
+    /// With the advisory lock held: the generation, or nil when a live lease holds the lock row.
+    private func claim(on session: PostgresSession, holder: LockHolder) async throws -> Int64? {
         let sql = """
-            UPDATE \(schema.state) SET generation = generation + 1, holder = $3::jsonb, holder_pid = pg_backend_pid()
-            WHERE EXISTS (\(heldLocks) AND l.pid = pg_backend_pid())
-            RETURNING generation
+            WITH mine AS (
+                SELECT EXISTS (\(Self.heldLocks) AND k.pid = pg_backend_pid()) AS held
+            ), claimed AS (
+                UPDATE \(schema.lease) SET kind = 'session', run = $3, pid = $4::integer, host = $5, since = $6,
+                    backend_pid = pg_backend_pid(), expires_at = NULL,
+                    generation = (SELECT generation + 1 FROM \(schema.state))
+                WHERE (run IS NULL OR kind = 'session' OR expires_at < now()) AND (SELECT held FROM mine)
+                RETURNING 1
+            ), fenced AS (
+                UPDATE \(schema.state) SET generation = generation + 1, holder = $7::jsonb, holder_pid = pg_backend_pid()
+                WHERE EXISTS (SELECT 1 FROM claimed)
+                RETURNING generation
+            )
+            SELECT (SELECT held FROM mine), (SELECT generation FROM fenced)
             """
-        guard let generation = try await session.query(sql, keys + [StateQueries.json(holder)]).first?[0].flatMap({ Int64($0) })
-        else {
+        let row = try await session.query(
+            sql, keys + [holder.run, String(holder.pid), holder.host, holder.since, StateQueries.json(holder)])[0]
+        guard row[0] == "t" else {
             throw StoreError.io(
                 location: session.location,
                 reason: .other("the advisory lock is not held by the session that took it: a transaction-pooling "
                     + "proxy (PgBouncer in transaction mode) is in between, and session locks cannot work "
-                    + "through it; connect to PostgreSQL directly or through a session-mode pool"))
+                    + "through it; use the lease lock (remove milepost_lock=session from the URL, or set "
+                    + "milepost_lock=lease)"))
         }
-        return generation
+        return row[1].flatMap { Int64($0) }
     }
 
     /// Releases the lock (closing the connection would too; this makes it immediate).
@@ -48,15 +70,17 @@ struct AdvisoryLock: Sendable {
         _ = try? await session.query("SELECT pg_advisory_unlock($1, $2)", keys)
     }
 
-    /// Who holds the lock, from `pg_locks` and `pg_stat_activity`: the holder's own record when the
-    /// holding session wrote one, else what its `application_name` (`milepost PID@HOST`) says.
+    /// Who holds the lock: a live lease's holder from the lock row; else the session lock's, from
+    /// `pg_locks` and `pg_stat_activity`: the holder's own record when the holding session wrote
+    /// one, else what its `application_name` (`milepost PID@HOST`) says.
     func holder(on session: PostgresSession) async throws -> LockHolder? {
+        if let lease = try await LockRow.read(schema, on: session)?.leaseHolder { return lease }
         let sql = """
             SELECT a.pid, a.application_name, COALESCE(host(a.client_addr), 'local'),
                 to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                 (SELECT s.holder::text FROM \(schema.state) s WHERE s.holder_pid = a.pid)
             FROM pg_stat_activity a
-            WHERE a.pid IN (\(heldLocks))
+            WHERE a.pid IN (\(Self.heldLocks))
             """
         guard let row = try await session.queryIfCreated(sql, keys)?.first else { return nil }
         if let recorded = row[4], let holder = try? JSONDecoder().decode(LockHolder.self, from: Data(recorded.utf8)) {
@@ -69,15 +93,14 @@ struct AdvisoryLock: Sendable {
             run: "unknown (PostgreSQL backend \(backend))")
     }
 
-    /// The granted advisory locks on this store's key in this database, as a subquery over `pg_locks l`.
-    private var heldLocks: String {
+    /// The granted advisory locks on the store's key (`$1`, `$2`) in this database, as a subquery
+    /// over `pg_locks k`.
+    static let heldLocks = """
+        SELECT k.pid FROM pg_locks k
+        WHERE k.locktype = 'advisory' AND k.granted AND k.objsubid = 2
+            AND k.classid = $1::integer::oid AND k.objid = $2::integer::oid
+            AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
         """
-        SELECT l.pid FROM pg_locks l
-        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-            AND l.classid = $1::integer::oid AND l.objid = $2::integer::oid
-            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-        """
-    }
 
     /// `milepost 4242@web-1` → (4242, "web-1").
     static func parseApplicationName(_ name: String) -> (pid: Int32, host: String)? {

@@ -1,35 +1,58 @@
 import Foundation
 import MilepostSystem
 
-/// What `--store postgres://…` says: the URL handed to libpq, the schema Milepost uses (its own
-/// `milepost_schema` parameter, taken out of the URL) and the URL shown in messages (no password).
+/// What `--store postgres://…` says: the URL handed to libpq, Milepost's own parameters (taken
+/// out of the URL: `milepost_schema`, `milepost_lock`, `milepost_lease`) and the URL shown in
+/// messages (no password).
 struct ConnectionSettings: Sendable {
-    /// The URL libpq parses (with `milepost_schema` removed).
+    /// The URL libpq parses (with Milepost's parameters removed).
     let url: String
     let schema: String
     /// The URL without its password, for messages.
     let location: String
+    /// `milepost_lock`: the lock asked for; nil to choose from the connection (`LockKind.choose`).
+    let lock: LockKind?
+    /// `milepost_lease`: how long a lease lasts unless renewed (default 30 s).
+    let lease: Duration
+    /// A Milepost parameter with a value it does not take; refused when the store is first used.
+    let invalidParameter: String?
 
-    /// The query parameter that names the schema; libpq itself would refuse it.
     static let schemaParameter = "milepost_schema"
+    static let lockParameter = "milepost_lock"
+    static let leaseParameter = "milepost_lease"
     static let defaultSchema = "milepost"
+    static let defaultLease = Duration.seconds(30)
+    /// The shortest lease: renewals every third of it must stay well above a round trip.
+    static let minimumLease = Duration.milliseconds(500)
 
     /// - parameter schema: overrides the URL's `milepost_schema`; default `milepost`.
     init(url: String, schema: String? = nil) {
         let (base, query) = Self.split(url)
         var kept: [String] = []
-        var fromURL: String?
+        var ours: [String: String] = [:]
         for item in query {
-            if item.hasPrefix(Self.schemaParameter + "=") {
-                let value = item.dropFirst(Self.schemaParameter.count + 1)
-                fromURL = String(value).removingPercentEncoding ?? String(value)
+            let name = item.prefix { $0 != "=" }
+            if [Self.schemaParameter, Self.lockParameter, Self.leaseParameter].contains(String(name)) {
+                let value = item.dropFirst(name.count + 1)
+                ours[String(name)] = String(value).removingPercentEncoding ?? String(value)
             } else {
                 kept.append(item)
             }
         }
         self.url = Self.join(base, kept)
-        self.schema = schema ?? fromURL ?? Self.defaultSchema
+        self.schema = schema ?? ours[Self.schemaParameter] ?? Self.defaultSchema
         self.location = Self.join(Self.removingPassword(from: base), kept.filter { !$0.hasPrefix("password=") })
+        var invalid: String?
+        if let text = ours[Self.lockParameter], LockKind(rawValue: text) == nil {
+            invalid = "\(Self.lockParameter)=\(text): use \(Self.lockParameter)=session or \(Self.lockParameter)=lease"
+        }
+        self.lock = ours[Self.lockParameter].flatMap(LockKind.init(rawValue:))
+        let lease = ours[Self.leaseParameter].map { ($0, DurationText.parse($0)) }
+        if let (text, parsed) = lease, (parsed ?? .zero) < Self.minimumLease {
+            invalid = "\(Self.leaseParameter)=\(text): give a duration of at least 500ms, such as 30s or 2m"
+        }
+        self.lease = lease?.1.map { max($0, Self.minimumLease) } ?? Self.defaultLease
+        self.invalidParameter = invalid
     }
 
     /// libpq keywords for `PQconnectdbParams`. Milepost's defaults come before `dbname`, whose

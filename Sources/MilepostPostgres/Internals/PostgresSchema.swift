@@ -8,6 +8,8 @@ struct PostgresSchema: Sendable {
     var state: String { quoted + ".state" }
     var completedSteps: String { quoted + ".completed_steps" }
     var journal: String { quoted + ".journal" }
+    /// The lock row: who holds the store's lock, of which kind, and until when for a lease.
+    var lease: String { quoted + ".lease" }
 
     // MARK: - Advisory lock keys
 
@@ -28,32 +30,61 @@ struct PostgresSchema: Sendable {
 
     // MARK: - Creating
 
-    /// Creates the schema and its tables unless they exist. Safe when many runners start at once on
-    /// an empty database: the check is a read; creation happens under a session advisory lock, in a
-    /// transaction started after the lock is held (so it sees what a previous holder committed), and
-    /// one runner creates while the others find it done. `CREATE SCHEMA` is issued only when the
-    /// schema is missing, so a schema made by a DBA needs no CREATE privilege on the database.
+    /// Creates the schema and its tables unless they exist, and adds the tables a store made by an
+    /// earlier version lacks. Safe when many runners start at once on an empty database and through
+    /// a transaction-pooling proxy: the check is a read; creation happens in one transaction that
+    /// first takes a transaction-scoped advisory lock (so no lock outlives it on a pooled server
+    /// connection), checks again and creates what is missing, so one runner creates while the others
+    /// find it done. `CREATE SCHEMA` is issued only when the schema is missing, so a schema made by a
+    /// DBA needs no CREATE privilege on the database.
     func create(on session: PostgresSession) async throws {
-        if try await exists(on: session) { return }
-        let keys = [String(setupLock.0), String(setupLock.1)]
-        try await session.query("SELECT pg_advisory_lock($1, $2)", keys)
-        do {
-            try await session.transaction {
-                if try await exists(on: session) { return }
+        if try await missing(on: session) == [false, false] { return }
+        try await session.transaction {
+            try await session.query(
+                "SELECT pg_advisory_xact_lock($1, $2)", [String(setupLock.0), String(setupLock.1)])
+            let missing = try await missing(on: session)
+            if missing == [false, false] { return }
+            if missing[0] {
                 let schemaMissing = try await session.query(
                     "SELECT 1 FROM pg_namespace WHERE nspname = $1", [name]).isEmpty
                 if schemaMissing { try await session.query("CREATE SCHEMA \(quoted)") }
                 try await session.query(ddl)
+            } else {
+                try await session.query(leaseDDL)
             }
-        } catch {
-            _ = try? await session.query("SELECT pg_advisory_unlock($1, $2)", keys)
-            throw error
         }
-        try await session.query("SELECT pg_advisory_unlock($1, $2)", keys)
     }
 
-    private func exists(on session: PostgresSession) async throws -> Bool {
-        try await session.query("SELECT to_regclass($1) IS NOT NULL", [state])[0][0] == "t"
+    /// Whether the state table and the lease table are missing. A scan of `pg_class` with the
+    /// statement's snapshot, not `to_regclass`: after the set-up lock is granted inside the
+    /// transaction, the catalog caches may not yet show the tables its previous holder committed.
+    private func missing(on session: PostgresSession) async throws -> [Bool] {
+        let sql = """
+            SELECT NOT EXISTS (\(table) AND c.relname = 'state'), NOT EXISTS (\(table) AND c.relname = 'lease')
+            """
+        return try await session.query(sql, [name])[0].map { $0 == "t" }
+    }
+
+    private var table: String {
+        "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1"
+    }
+
+    /// The lock row (added in a later version than the other tables: created on its own when missing).
+    var leaseDDL: String {
+        """
+        CREATE TABLE \(lease) (
+            singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+            kind text,
+            run text,
+            pid integer,
+            host text,
+            since text,
+            generation bigint,
+            backend_pid integer,
+            expires_at timestamptz
+        );
+        INSERT INTO \(lease) (singleton) VALUES (true);
+        """
     }
 
     /// The tables. `state` has exactly one row, created here; its `version` is NULL until
@@ -76,6 +107,7 @@ struct PostgresSchema: Sendable {
             step text,
             record jsonb NOT NULL
         );
+        \(leaseDDL)
         CREATE TABLE \(state) (
             singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
             generation bigint NOT NULL DEFAULT 0,

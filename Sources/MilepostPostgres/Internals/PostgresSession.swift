@@ -10,7 +10,11 @@ struct PostgresSession: Sendable {
 
     /// Opens a connection.
     /// - throws: `StoreError.unreachable` naming host, port, database and user (never the password).
+    /// - throws: `StoreError.io` for a Milepost URL parameter with a value it does not take.
     static func open(_ settings: ConnectionSettings) async throws -> PostgresSession {
+        if let invalid = settings.invalidParameter {
+            throw StoreError.io(location: settings.location, reason: "invalid URL parameter \(invalid)")
+        }
         do {
             return PostgresSession(connection: try await PGConnection.connect(settings.parameters()), settings: settings)
         } catch {
@@ -37,6 +41,14 @@ struct PostgresSession: Sendable {
         } catch {
             throw storeError(error)
         }
+    }
+
+    /// True when a connection pooler (PgBouncer, any mode) is between this client and the server:
+    /// the backend pid the connection announced (`PQbackendPID`, from the BackendKeyData message)
+    /// is not the pid of the server process running this session's statements — a pooler makes up
+    /// its own, since the server connection behind it changes. Asked before anything is written.
+    func isBehindPooler() async throws -> Bool {
+        try await query("SELECT pg_backend_pid()")[0][0] != String(connection.backendPID)
     }
 
     /// Makes the server check every second that this client is still there while a statement runs

@@ -1,0 +1,87 @@
+import Foundation
+import Milepost
+import MilepostSystem
+
+/// The store's lock as a lease: the lock row (`lease` table) names its holder and an expiry that
+/// the holder's heartbeat pushes forward (`LeaseHeartbeat`). Every statement here is a single
+/// statement in its own transaction — no session state, no named prepared statement, no `SET` —
+/// so it works through a transaction-pooling proxy (PgBouncer `pool_mode = transaction`).
+///
+/// Taking the lease bumps the state's generation in the same statement, like the session lock
+/// does, so the checkpoints' compare-and-set (`StateQueries.write`) fences out a holder whose lease
+/// lapsed. The expiry is compared with the server's clock only, so clocks of replicas never matter.
+struct LeaseLock: Sendable {
+    let schema: PostgresSchema
+    let duration: Duration
+
+    private var keys: [String?] { [String(schema.runLock.0), String(schema.runLock.1)] }
+    private var interval: String { "\(DurationText.milliseconds(duration)) milliseconds" }
+
+    /// Polls for the lease every 25–100 ms (jittered) until `timeout`. One statement takes it when
+    /// the row is free, its lease lapsed, or its session-lock holder's session is gone; it records
+    /// `holder`, bumps the generation, and journals `lock-taken-over` naming the run whose lease
+    /// lapsed (and the step it left in progress).
+    /// - returns: The fencing generation of this holder, and when the statement that took the lease
+    ///   was sent (the lease runs for `duration` from a moment after it).
+    /// - throws: `StoreError.lockTimeout` naming the holder.
+    func acquire(
+        on session: PostgresSession, timeout: Duration, holder: LockHolder
+    ) async throws -> (generation: Int64, sent: ContinuousClock.Instant) {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let sent = ContinuousClock.now
+            if let generation = try await take(on: session, holder: holder) { return (generation, sent) }
+            let remaining = deadline - .now
+            guard remaining > .zero else {
+                throw StoreError.lockTimeout(
+                    location: session.location, waited: timeout, holder: try await self.holder(on: session))
+            }
+            try await Task.sleep(for: min(remaining, .milliseconds(Int.random(in: 25...100))))
+        }
+    }
+
+    private func take(on session: PostgresSession, holder: LockHolder) async throws -> Int64? {
+        let now = #"to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#
+        let sql = """
+            WITH old AS (
+                SELECT run, kind = 'lease' AND expires_at < now() AS lapsed FROM \(schema.lease)
+            ), claimed AS (
+                UPDATE \(schema.lease) l SET kind = 'lease', run = $3, pid = $4::integer, host = $5, since = $6,
+                    backend_pid = NULL, expires_at = now() + $7::interval,
+                    generation = (SELECT generation + 1 FROM \(schema.state))
+                WHERE l.run IS NULL OR (l.kind = 'lease' AND l.expires_at < now())
+                    OR (l.kind = 'session' AND NOT EXISTS (\(AdvisoryLock.heldLocks) AND k.pid = l.backend_pid))
+                RETURNING 1
+            ), fenced AS (
+                UPDATE \(schema.state) SET generation = generation + 1, holder = $8::jsonb, holder_pid = NULL
+                WHERE EXISTS (SELECT 1 FROM claimed)
+                RETURNING generation, in_progress->>'id' AS step
+            ), noted AS (
+                INSERT INTO \(schema.journal) (time, run, event, step, record)
+                SELECT t.now, $3, 'lock-taken-over', f.step, jsonb_strip_nulls(jsonb_build_object(
+                    'time', t.now, 'run', $3::text, 'event', 'lock-taken-over', 'step', f.step,
+                    'previous_run', o.run, 'host', $5::text, 'pid', $4::integer))
+                FROM fenced f, old o, (SELECT \(now) AS now) t
+                WHERE o.lapsed
+            )
+            SELECT generation FROM fenced
+            """
+        let parameters = keys + [
+            holder.run, String(holder.pid), holder.host, holder.since, interval, StateQueries.json(holder),
+        ]
+        return try await session.query(sql, parameters).first?[0].flatMap { Int64($0) }
+    }
+
+    /// Pushes the expiry `duration` past the server's now, if `run` still holds the lease.
+    /// - returns: False when it does not (it lapsed and another runner took it).
+    func renew(run: String, on session: PostgresSession) async throws -> Bool {
+        try await !session.query(
+            "UPDATE \(schema.lease) SET expires_at = now() + $2::interval WHERE run = $1 AND kind = 'lease' RETURNING 1",
+            [run, interval]).isEmpty
+    }
+
+    /// Who holds the lock (a live lease, else a session lock), for the timeout's message.
+    func holder(on session: PostgresSession) async throws -> LockHolder? {
+        try await AdvisoryLock(schema: schema).holder(on: session)
+    }
+}

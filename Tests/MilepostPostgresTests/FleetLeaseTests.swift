@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// Real `milepost` fleets directly and through a real PgBouncer in transaction mode: the session
+/// lock on a direct connection, the lease (asked for, or chosen because a pooler is detected).
+@Suite(.enabled(if: TestPooler.isConfigured, TestPooler.missing))
+struct FleetLeaseTests {
+    /// A step that, the first time, writes its shell's pid to `step.pid` and sleeps until killed;
+    /// the next time it only notes that it ran. Idempotent, so a new runner may run it again.
+    static let firstTimeSleeper = #"""
+        {name: exec, id: slow, idempotent: true, with: {command: [sh, -c, 'if [ -e started ]; then echo again >> slow.log; else touch started; echo $$ > step.pid; exec sleep 60; fi']}}
+        """#
+
+    @Test(arguments: Route.allCases)
+    func fiftyRunnersAtOnceRunEveryStepExactlyOnce(route: Route) async throws {
+        let url = route.url(try await TestServer.freshDatabase())
+        let directory = try TestDirectory()
+        try directory.write("""
+            app: fleet
+            migrations:
+              "1.0":
+                - {name: exec, id: note, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> steps.log']}}
+                - {name: sql, id: seed, with: {sql: "CREATE TABLE seeded (n int); INSERT INTO seeded VALUES (1)"}}
+            """, to: "milepost.yaml")
+        let runners = try (0..<50).map { _ in
+            try MilepostProcess(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5m"], in: directory.path)
+        }
+        let results = try runners.map { try $0.wait() }
+        for result in results {
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(directory.read("steps.log") == "1.0/note\n")
+        #expect(try await TestServer.admin("SELECT count(*) FROM seeded", url: TestServer.direct(url)) == [["1"]])
+        #expect(try await TestServer.admin(
+            "SELECT string_agg(id, ',' ORDER BY position) FROM milepost.completed_steps", url: TestServer.direct(url))
+            == [["1.0/note,1.0/seed"]])
+        #expect(results.filter { $0.stderr.contains("2 steps ran") }.count == 1)
+    }
+
+    @Test(arguments: Route.leased)
+    func killingTheHolderMidStepLetsTheNextRunnerTakeOverWhenTheLeaseLapses(route: Route) async throws {
+        let direct = TestServer.freshSchemaURL()
+        let url = route.url(direct)
+        let directory = try TestDirectory()
+        try directory.write("migrations:\n  \"1.0\":\n    - \(FleetProcessTests.sleeper)\n", to: "milepost.yaml")
+        let holder = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let stepPID = try await directory.waitFor("step.pid")
+        kill(holder.pid, SIGKILL)
+        kill(Int32(stepPID.dropLast()) ?? 0, SIGKILL)
+        _ = try holder.wait()
+        let holderRun = try await TestServer.admin("SELECT in_progress->>'run' FROM \(schema(direct)).state", url: direct)[0][0]
+
+        // Without the lapse the lock would never come free (through PgBouncer a session lock would
+        // even outlive the process): exit 75. The lease lets the next runner in, to stop at the step.
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "30s"], in: directory.path)
+        #expect(next.status == 2, "\(next.stderr)")
+        #expect(next.stderr.contains("step 1.0/slow was interrupted (pid \(holder.pid) on "), "\(next.stderr)")
+        let takeover = try await TestServer.admin(
+            "SELECT step, record->>'previous_run' FROM \(schema(direct)).journal WHERE event = 'lock-taken-over'", url: direct)
+        #expect(takeover == [["1.0/slow", holderRun]])
+        let status = try MilepostProcess.run(["status", "--store", url], in: directory.path)
+        #expect(status.status == 0)
+    }
+
+    @Test(arguments: Route.leased)
+    func aFrozenHolderLosesItsLeaseAndWhenContinuedIsRefusedByTheFenceWritingNothing(route: Route) async throws {
+        let direct = TestServer.freshSchemaURL()
+        let url = route.url(direct)
+        let directory = try TestDirectory()
+        try directory.write("migrations:\n  \"1.0\":\n    - \(Self.firstTimeSleeper)\n", to: "milepost.yaml")
+        let frozen = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        _ = try await directory.waitFor("step.pid")
+        kill(frozen.pid, SIGSTOP)
+        let frozenRun = try await TestServer.admin("SELECT in_progress->>'run' FROM \(schema(direct)).state", url: direct)[0][0]
+
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "30s"], in: directory.path)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(directory.read("slow.log") == "again\n")
+        let stored = "SELECT generation, version, in_progress::text, (SELECT count(*) FROM \(schema(direct)).journal) FROM \(schema(direct)).state"
+        let before = try await TestServer.admin(stored, url: direct)
+        #expect(before[0][1] == "1.0")
+        let takeover = try await TestServer.admin(
+            "SELECT step, record->>'previous_run' FROM \(schema(direct)).journal WHERE event = 'lock-taken-over'", url: direct)
+        #expect(takeover == [["1.0/slow", frozenRun]])
+
+        kill(frozen.pid, SIGCONT)
+        let continued = try frozen.wait()
+        #expect(continued.status == 74, "\(continued.stderr)")
+        #expect(continued.stderr.contains("refused by the fence") || continued.stderr.contains("lost the lock"), "\(continued.stderr)")
+        #expect(try await TestServer.admin(stored, url: direct) == before)
+    }
+
+    /// The schema a fresh-schema URL names.
+    private func schema(_ url: String) -> String {
+        url.components(separatedBy: "milepost_schema=").last.map { "\"\($0)\"" } ?? "milepost"
+    }
+}
