@@ -14,7 +14,8 @@ struct MilepostBinary {
 
     var directory: String
     var environment: [String: String] = [:]
-    /// A program and its arguments that run the binary (for instance `setpriv … --`); none by default.
+    /// A program that starts milepost, with its arguments: it is run as `launcher… milepost arguments…`
+    /// (e.g. `env --ignore-signal=CHLD`, or `sh -c 'exec "$0" "$@" >&-'`). Empty: milepost itself.
     var launcher: [String] = []
 
     /// Starts `milepost arguments…` in `directory` without waiting for it.
