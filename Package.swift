@@ -48,6 +48,7 @@ let package = Package(
                 "MilepostSystem",
                 "MilepostYAML",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings
         ),
