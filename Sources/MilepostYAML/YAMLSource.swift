@@ -1,3 +1,5 @@
+import MilepostSystem
+
 /// Reads a YAML file safely: regular files only, never more than the size cap + 1 bytes.
 public enum YAMLSource {
     public enum ReadError: Error, Sendable, Hashable {
@@ -11,6 +13,13 @@ public enum YAMLSource {
     /// refuses anything that is not a regular file before reading, and refuses a file larger than
     /// `maxBytes`, whether `fstat` says so or the file grows while being read.
     public static func read(path: String, maxBytes: Int) throws(ReadError) -> [UInt8] {
-        try RegularFileReader.contents(path: path, maxBytes: maxBytes)
+        do {
+            return try RegularFileReader.contents(path: path, maxBytes: maxBytes)
+        } catch {
+            switch error {
+            case .unreadable(let path, let reason): throw .unreadable(path: path, reason: reason)
+            case .refused(let path, let reason): throw .refused(path: path, reason: reason)
+            }
+        }
     }
 }
