@@ -16,7 +16,7 @@ enum CommandFailure {
             case .lockTimeout: 75
             case .unreachable: 69
             }
-        case is Runner.MaintenanceError: 64
+        case is Runner.MaintenanceError, is OtherApplicationError: 64
         case let error as SignalCancellation.Interrupted: error.exitStatus
         default: 1
         }
