@@ -1,6 +1,7 @@
 public import Milepost
 import ArgumentParser
 import Foundation
+import MilepostSystem
 
 /// The command line as a library: an application gets its own `milepost`-compatible binary with
 /// its own steps in one line.
@@ -26,10 +27,15 @@ public enum MilepostCLI {
     ///
     /// An up-to-date `run` on a file store is answered from the state alone, before the parser (see
     /// `PreStart`); on the main actor, so that answer needs no thread of the concurrency runtime.
+    ///
+    /// First it undoes what a parent may have left that a run cannot work with (`ProcessStart`):
+    /// closed descriptors 0–2 are opened on /dev/null, SIGPIPE is ignored, SIGCHLD is reset to its
+    /// default and the signals Milepost waits for are unblocked.
     @MainActor
     public static func main(
         registry: StepRegistry = .standard, store: @escaping StoreOpener = fileStore, arguments: [String]? = nil
     ) async -> Never {
+        ProcessStart.prepare()
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
         let context = CommandContext(registry: registry, openStore: store)
         if let code = PreStart.attempt(arguments, context: context) { exit(code) }

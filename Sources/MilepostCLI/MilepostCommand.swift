@@ -13,8 +13,8 @@ struct MilepostCommand: AsyncParsableCommand {
             Exit codes: 0 ok or nothing to do, 1 a step failed, 2 an interrupted step needs \
             `resolve`, 3 downgrade refused, 4 `status --check` found pending steps, 64 usage, 65 \
             invalid manifest (or a warning under `validate --strict`), 66 manifest not found, 69 store \
-            unreachable, 74 state or journal I/O error, 75 lock not acquired in time, 130/143 \
-            interrupted by SIGINT/SIGTERM.
+            unreachable, 74 state or journal I/O error, 75 lock not acquired in time, 128 + n \
+            interrupted by a signal (129 SIGHUP, 130 SIGINT, 131 SIGQUIT, 143 SIGTERM).
 
             Shell completion: milepost --generate-completion-script bash|zsh|fish
             """,

@@ -14,12 +14,16 @@ struct MilepostBinary {
 
     var directory: String
     var environment: [String: String] = [:]
+    /// A program that starts milepost, with its arguments: it is run as `launcher… milepost arguments…`
+    /// (e.g. `env --ignore-signal=CHLD`, or `sh -c 'exec "$0" "$@" >&-'`). Empty: milepost itself.
+    var launcher: [String] = []
 
     /// Starts `milepost arguments…` in `directory` without waiting for it.
     func start(_ arguments: [String]) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path)
-        process.arguments = arguments
+        let command = launcher + [Self.path] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
         env["NO_COLOR"] = "1"

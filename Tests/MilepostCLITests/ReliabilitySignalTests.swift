@@ -25,7 +25,8 @@ import Testing
     /// Every process of the group ignores SIGTERM (an ignored signal stays ignored across exec).
     static let ignoringTERM = manifest("trap \"\" TERM; touch started; while :; do sleep 0.1; done")
 
-    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    /// SIGHUP (a closed terminal) and SIGQUIT stop a run as SIGTERM does.
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130)), (SIGHUP, Int32(129)), (SIGQUIT, Int32(131))])
     func theSignalReachesTheStepsGrandchild(signal: Int32, expected: Int32) throws {
         let work = try WorkDirectory()
         try work.write(Self.withGrandchild, to: "milepost.yaml")
@@ -42,6 +43,65 @@ import Testing
         #expect(result.status == 143, "\(result.stderr)")
         #expect(died, "the step outlived the grace")
         try Self.expectInterruptedAndUnlocked(work, signal: SIGTERM)
+    }
+
+    /// A parent that blocked SIGTERM before starting milepost does not make it deaf to it.
+    @Test func SIGTERMStopsTheRunAlthoughTheParentBlockedIt() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.withGrandchild, to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.launcher = ["/usr/bin/env", "--block-signal=TERM,CHLD", "--ignore-signal=CHLD"]
+        let (result, died) = try Self.interrupt(
+            work, with: SIGTERM, arguments: ["--termination-grace", "60s"], ending: "grandchild.pid", milepost: milepost)
+        #expect(result.status == 143, "\(result.stderr)")
+        #expect(died, "the grandchild outlived the signal")
+        try Self.expectInterruptedAndUnlocked(work, signal: SIGTERM)
+    }
+
+    /// Under `nohup` (SIGHUP ignored) a hangup does not stop the run: the step runs to its end.
+    @Test func underNohupSIGHUPLeavesTheRunAlone() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest("touch started; while [ ! -e go ]; do sleep 0.01; done"), to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.launcher = ["/usr/bin/env", "--ignore-signal=HUP"]
+        let (process, stdout, stderr) = try milepost.start(["run", "--to", "2"])
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
+        kill(process.processIdentifier, SIGHUP)
+        usleep(200_000)  // Time for a trapped SIGHUP to cancel the step; then the step may end.
+        try work.write("", to: "go")
+        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(work.exists("next-ran"))
+    }
+
+    /// SIGTERM while a failed step waits for its retry: no further attempt starts, the step stays
+    /// failed (not in progress), the run is journaled as interrupted and exits 143; the next run
+    /// runs the step again instead of stopping at an interruption.
+    @Test func aSignalDuringTheRetryBackOffEndsTheRunWithTheStepFailed() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            migrations:
+              1:
+                - {name: exec, id: flaky, retries: 3, with: {command: [sh, -c, 'echo x >> attempts; test -e fixed']}}
+            """, to: "milepost.yaml")
+        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
+        // The first attempt failed and is journaled; the runner now sleeps 1 s before the second.
+        #expect(ReliabilityFixture.eventually {
+            (try? work.read(".milepost/journal.jsonl"))?.contains(#""event":"step-failed""#) == true
+        })
+        kill(process.processIdentifier, SIGTERM)
+        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        #expect(result.status == 143, "\(result.stderr)")
+        #expect(try work.read("attempts") == "x\n", "an attempt started after the signal")
+        let journal = try ReliabilityFixture.journal(in: work)
+        #expect(journal.map { $0["event"] as? String } == ["run-started", "step-started", "step-failed", "run-finished"])
+        #expect(journal.last?["outcome"] as? String == "interrupted")
+        let state = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
+        #expect(state["in_progress"] == nil, "\(state)")
+        #expect((state["failed"] as? [String: Any])?["id"] as? String == "1/flaky", "\(state)")
+        try work.write("", to: "fixed")
+        let next = try work.milepost.run("run", "--to", "1")
+        #expect(next.status == 0, "\(next.stderr)")
     }
 
     /// As PID 1 of a new PID namespace (a container's entry point), where the kernel drops
@@ -81,9 +141,10 @@ import Testing
     /// otherwise, before milepost is reaped: Foundation's `Process` waits for every inheritor of
     /// milepost's descriptors).
     static func interrupt(
-        _ work: WorkDirectory, with signal: Int32, arguments: [String], ending pidFile: String
+        _ work: WorkDirectory, with signal: Int32, arguments: [String], ending pidFile: String,
+        milepost: MilepostBinary? = nil
     ) throws -> (result: MilepostBinary.Result, died: Bool) {
-        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "2"] + arguments)
+        let (process, stdout, stderr) = try (milepost ?? work.milepost).start(["run", "--to", "2"] + arguments)
         #expect(ReliabilityFixture.eventually { work.exists("started") })
         #expect(try work.read("parent.pid") == "\(process.processIdentifier)\n")
         kill(process.processIdentifier, signal)

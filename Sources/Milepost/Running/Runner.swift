@@ -205,7 +205,8 @@ public struct Runner: Sendable {
                 results.append(result)
                 options.onProgress?(.stepFinished(result, index: offset + 1, total: steps.count))
                 guard result.status == .succeeded else {
-                    let outcome: RunReport.Outcome = result.status == .failed ? .failed : .interrupted
+                    // A step that failed while a signal stopped the run (in its back-off) ends it as interrupted.
+                    let outcome: RunReport.Outcome = result.status == .failed && !Task.isCancelled ? .failed : .interrupted
                     try await locked.append([journal.record(
                         .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: outcome.rawValue)])
                     return report(outcome, steps: results)
@@ -299,6 +300,14 @@ public struct Runner: Sendable {
             }
             try await locked.commit(state, journal: failed)
             try? await Task.sleep(for: options.retryDelay * (1 << min(attempt - 1, 10)))
+            guard !Task.isCancelled else {
+                // A signal during the back-off: no further attempt starts. Nothing runs, so the step
+                // is not in progress; it stays failed with this attempt's error.
+                state.failed = FailedStep(id: step.id, run: journal.run, at: Timestamp.now(), error: error)
+                state.updatedAt = Timestamp.now()
+                try await locked.commit(state, journal: [])
+                return RunReport.StepResult(id: step.id, status: .failed, attempts: attempt, durationMs: durationMs, error: error)
+            }
         }
     }
 

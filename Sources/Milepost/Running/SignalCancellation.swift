@@ -2,9 +2,10 @@ import Glibc
 import MilepostSystem
 import Synchronization
 
-/// Turns SIGINT and SIGTERM into task cancellation for the duration of a call, so a run stops
-/// starting steps, cancels the current one (its `exec` process group gets the signal), journals the
-/// interruption and releases its lock instead of dying mid-write. Works when the process is PID 1.
+/// Turns SIGINT, SIGTERM, SIGHUP and SIGQUIT into task cancellation for the duration of a call, so a
+/// run stops starting steps, cancels the current one (its `exec` process group gets SIGTERM),
+/// journals the interruption and releases its lock instead of dying mid-write. Works when the
+/// process is PID 1.
 public enum SignalCancellation {
     /// `body` threw after a signal cancelled it (for example while it waited for a lock).
     public struct Interrupted: Error, Sendable, CustomStringConvertible {
@@ -23,7 +24,13 @@ public enum SignalCancellation {
         SignalTrap.exitStatus(for: signal)
     }
 
-    /// Runs `body` in a task that SIGINT/SIGTERM cancel. Returns its result and the first signal
+    /// The signals that cancel a run: SIGINT, SIGTERM, SIGQUIT, and SIGHUP unless it is ignored
+    /// (under `nohup`, a closed terminal must not stop the run).
+    static var trappedSignals: [Int32] {
+        [SIGINT, SIGTERM, SIGQUIT] + (SignalTrap.isIgnored(SIGHUP) ? [] : [SIGHUP])
+    }
+
+    /// Runs `body` in a task that `trappedSignals` cancel. Returns its result and the first signal
     /// received, if any (exit with 128 + signal). The handlers are in place before `body` starts,
     /// so before it can take a store's lock.
     /// - throws: what `body` throws, wrapped in `Interrupted` when a signal had arrived.
@@ -31,7 +38,7 @@ public enum SignalCancellation {
         _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> (value: Value, signal: Int32?) {
         let state = Mutex<(signal: Int32?, task: Task<Value, any Error>?)>((nil, nil))
-        let trap = try SignalTrap([SIGINT, SIGTERM]) { signal in
+        let trap = try SignalTrap(trappedSignals) { signal in
             let task = state.withLock { current in
                 current.signal = current.signal ?? signal
                 return current.task

@@ -8,8 +8,9 @@ extension MilepostCommand {
             abstract: "Run every pending step up to --to, once, with a checkpoint per step.",
             discussion: """
                 When the store is already at --to this reads only the state and exits 0: safe and fast as a \
-                pre-start hook. Runners on one store take turns (--lock-timeout); SIGINT/SIGTERM stop the \
-                current step, journal it as interrupted and exit 130/143. Progress goes to stderr; when \
+                pre-start hook. Runners on one store take turns (--lock-timeout); SIGTERM, SIGINT, SIGHUP and \
+                SIGQUIT stop the current step, journal it as interrupted and exit 128 + the signal (143, \
+                130, 129, 131). Progress goes to stderr; when \
                 stderr is not a terminal a long step prints a "still running" line every 10 s.
 
                 Examples:

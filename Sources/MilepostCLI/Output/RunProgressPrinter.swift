@@ -87,6 +87,10 @@ final class RunProgressPrinter: Sendable {
             Terminal.err("milepost: refusing to go from \(report.from) down to \(report.to); pass --allow-downgrade to accept it")
         case .downgradeAllowed:
             Terminal.err("milepost: \(report.to) is below the stored \(report.from); allowed, nothing changed")
+        case .interrupted where report.steps.last?.status == .failed:
+            // The signal came while the step waited to be retried: no attempt was running.
+            Terminal.err("milepost: interrupted; step \(report.steps.last?.id ?? "?") had failed and stays failed,"
+                + " the lock is released. Fix the cause and run again: it resumes at this step.")
         case .interrupted:
             Terminal.err("milepost: interrupted; the current step is recorded as interrupted and the lock released."
                 + " `\(hint.milepost("status"))` shows what to do next.")

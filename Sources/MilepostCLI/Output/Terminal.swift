@@ -1,27 +1,29 @@
 import Foundation
+import MilepostSystem
 
-/// Where human output goes, and whether it may be colored (a TTY, and no `NO_COLOR`).
+/// Where human output goes, and whether it may be colored (a TTY, and no `NO_COLOR`). Output that
+/// cannot be written (a closed stream, a reader that left) is dropped; see `StandardStream`.
 ///
 /// No line written here can be a GitHub Actions workflow command (see `neutralizingWorkflowCommands`);
 /// untrusted values are escaped where they are put into lines (`escapingControlCharacters`).
 enum Terminal {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.neutralizingWorkflowCommands() + "\n").utf8))
+        StandardStream.output.write(text.neutralizingWorkflowCommands() + "\n")
     }
 
     static func err(_ text: String) {
-        FileHandle.standardError.write(Data((text.neutralizingWorkflowCommands() + "\n").utf8))
+        StandardStream.error.write(text.neutralizingWorkflowCommands() + "\n")
     }
 
     /// Writes `text` on stderr without a newline (a line that will be rewritten).
     static func errPartial(_ text: String) {
-        FileHandle.standardError.write(Data(text.neutralizingWorkflowCommands().utf8))
+        StandardStream.error.write(text.neutralizingWorkflowCommands())
     }
 
     /// Writes one workflow command on stdout (`validate --format github`): the only output that may
     /// start with `::`. Its data and properties must be escaped already.
     static func workflowCommand(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStream.output.write(line + "\n")
     }
 
     /// Returns the cursor to the start of the line and clears it.

@@ -23,8 +23,9 @@ package struct ChildProcess {
     }
 
     /// Spawns `arguments[0]` (looked up in PATH when it has no slash) with `arguments`,
-    /// `environment` as its whole environment, in `directory`. Its stdout goes to our stderr;
-    /// its stderr is copied to our stderr and its tail kept. On task cancellation the child's
+    /// `environment` as its whole environment, in `directory`. Its stdout goes to our stderr (copied
+    /// by us when that is a pipe); its stderr is copied to our stderr and its tail kept. Output
+    /// that cannot be written (our stderr closed, its reader gone) is dropped; the child runs on. On task cancellation the child's
     /// process group gets SIGTERM, then SIGKILL after `killGrace`, and this throws `CancellationError`.
     ///
     /// A task already cancelled spawns nothing. The PATH searched is `environment["PATH"]`, else ours.
@@ -36,16 +37,32 @@ package struct ChildProcess {
         killGrace: Duration, stderrTailBytes: Int = 4096
     ) async throws -> Result {
         try Task.checkCancellation()
-        let stderr = try Spawn.pipe(for: arguments.first ?? "")
-        let pid: pid_t
+        let program = arguments.first ?? ""
+        let stderr = try Spawn.pipe(for: program)
+        // Our stderr is a pipe whose reader may leave (`| head`): the child's stdout goes through
+        // us too, so that it never gets SIGPIPE or EPIPE for it. A terminal or a file it gets directly.
+        let stdout: (read: Int32, write: Int32)?
         do {
-            defer { close(stderr.write) }
-            pid = try Spawn.launch(arguments, environment: environment, directory: directory, stderr: stderr.write)
+            stdout = StandardStream.error.hasReaderThatCanLeave ? try Spawn.pipe(for: program) : nil
         } catch {
             close(stderr.read)
+            close(stderr.write)
             throw error
         }
-        let watch = ChildWatch(pid: pid, stderr: stderr.read, tailLimit: stderrTailBytes)
+        let pid: pid_t
+        do {
+            defer {
+                close(stderr.write)
+                if let stdout { close(stdout.write) }
+            }
+            pid = try Spawn.launch(
+                arguments, environment: environment, directory: directory, stdout: stdout?.write, stderr: stderr.write)
+        } catch {
+            close(stderr.read)
+            if let stdout { close(stdout.read) }
+            throw error
+        }
+        let watch = ChildWatch(pid: pid, stderr: stderr.read, stdout: stdout?.read, tailLimit: stderrTailBytes)
         return try await withTaskCancellationHandler {
             try await watch.result()
         } onCancel: {

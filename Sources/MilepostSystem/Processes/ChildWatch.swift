@@ -25,13 +25,18 @@ final class ChildWatch: Sendable {
     private let pid: pid_t
     private let tailLimit: Int
     private let state = Mutex(State())
+    /// Signalled once per output pipe when it reaches its end.
     private let endOfOutput = DispatchSemaphore(value: 0)
+    private let outputs: Int
 
-    /// Starts watching `pid`, reading its stderr from `stderr` (which the watch closes).
-    init(pid: pid_t, stderr: Int32, tailLimit: Int) {
+    /// Starts watching `pid`, reading its stderr from `stderr` and, when given, its stdout from
+    /// `stdout` (the watch closes both); both are copied to our stderr, the stderr's tail kept.
+    init(pid: pid_t, stderr: Int32, stdout: Int32?, tailLimit: Int) {
         self.pid = pid
         self.tailLimit = max(0, tailLimit)
-        Thread { self.copyOutput(from: stderr) }.start()
+        self.outputs = stdout == nil ? 1 : 2
+        Thread { self.copyOutput(from: stderr, keepingTail: true) }.start()
+        if let stdout { Thread { self.copyOutput(from: stdout, keepingTail: false) }.start() }
         Thread { self.reap() }.start()
     }
 
@@ -66,14 +71,17 @@ final class ChildWatch: Sendable {
         }
     }
 
-    private func copyOutput(from descriptor: Int32) {
+    /// Copies `descriptor` to our stderr until its end; the copy goes on when our stderr is
+    /// gone, so the child never blocks on a full pipe.
+    private func copyOutput(from descriptor: Int32, keepingTail: Bool) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             let chunk = buffer[..<count]
-            Self.writeAll(chunk, to: 2)
+            StandardStream.error.write(chunk)
+            guard keepingTail else { continue }
             state.withLock { state in
                 state.tail.append(contentsOf: chunk)
                 if state.tail.count > tailLimit { state.tail.removeFirst(state.tail.count - tailLimit) }
@@ -87,7 +95,8 @@ final class ChildWatch: Sendable {
         _ = wait(WNOWAIT)  // The leader has exited; as a zombie it still holds its pid.
         let killDeadline = state.withLock { $0.killDeadline }
         let outputDeadline = killDeadline ?? Self.deadline(after: Self.outputGrace)
-        if endOfOutput.wait(timeout: outputDeadline) == .timedOut, killDeadline != nil {
+        let outputEnded = (0..<outputs).allSatisfy { _ in endOfOutput.wait(timeout: outputDeadline) == .success }
+        if !outputEnded, killDeadline != nil {
             signalGroup(SIGKILL)  // Cancelled, and the rest of the group outlived the grace.
         }
         let (continuation, outcome) = state.withLock { state in
@@ -120,20 +129,6 @@ final class ChildWatch: Sendable {
     private static func text(_ tail: [UInt8]) -> String {
         let whole = tail.drop { $0 & 0xC0 == 0x80 }
         return String(decoding: whole, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) {
-        var rest = bytes
-        while !rest.isEmpty {
-            let written = rest.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 {
-                rest = rest.dropFirst(written)
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return  // Our stderr is gone; keep reading so the child never blocks.
-            }
-        }
     }
 
     private static func deadline(after duration: Duration) -> DispatchTime {

@@ -1,15 +1,17 @@
 package import Glibc
 
 /// `posix_spawn` of a child that leads its own process group, with stdin from /dev/null,
-/// stdout onto our stderr and stderr onto a descriptor of ours.
+/// stdout onto our stderr (or a descriptor of ours) and stderr onto a descriptor of ours, and no
+/// other descriptor: those Milepost inherited without close-on-exec are closed in the child.
 package enum Spawn {
     /// Starts `arguments[0]` and returns its pid, which is also its process group id.
     ///
     /// A program name without a slash is searched in the PATH of `environment` (ours when it has
     /// none) as `execvp` does: entries that lack it or cannot execute it are skipped.
+    /// - parameter stdout: the child's stdout; nil for our stderr.
     /// - throws: `ChildProcess.SpawnError`.
     package static func launch(
-        _ arguments: [String], environment: [String: String], directory: String, stderr: Int32
+        _ arguments: [String], environment: [String: String], directory: String, stdout: Int32? = nil, stderr: Int32
     ) throws -> pid_t {
         let program = arguments.first ?? ""
         guard !program.isEmpty else { throw ChildProcess.SpawnError.program(program, errno: ENOENT) }
@@ -18,12 +20,17 @@ package enum Spawn {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        let actionResults = [
+        var actionResults = [
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
-            posix_spawn_file_actions_adddup2(&actions, 2, 1),
+            posix_spawn_file_actions_adddup2(&actions, stdout ?? 2, 1),
             posix_spawn_file_actions_adddup2(&actions, stderr, 2),
             GNULibC.posixSpawnFileActionsAddChdir(&actions, directory),
         ]
+        // Descriptors Milepost inherited without close-on-exec (a supervisor's pipe, a socket)
+        // would otherwise outlive Milepost in the step, and keep a pipe open after a kill -9.
+        if let closeFrom = GNULibC.posixSpawnFileActionsAddCloseFrom {
+            actionResults.append(closeFrom(&actions, 3))
+        }
         if let failure = actionResults.first(where: { $0 != 0 }) {
             throw ChildProcess.SpawnError.program(program, errno: failure)
         }
@@ -31,12 +38,13 @@ package enum Spawn {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // The parent may block or ignore these (see `SignalTrap`); the child starts afresh.
+        // The parent may block or ignore these (see `SignalTrap`, `ProcessStart`); the child starts
+        // afresh. SIGHUP keeps what Milepost inherited: ignored under `nohup`, ignored in the step too.
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         var defaultSignals = sigset_t()
         sigemptyset(&defaultSignals)
-        for signal in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaultSignals, signal) }
+        for signal in [SIGINT, SIGTERM, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaultSignals, signal) }
         let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
         let attributeResults = [
             posix_spawnattr_setpgroup(&attributes, 0),
@@ -66,7 +74,7 @@ package enum Spawn {
         throw ChildProcess.SpawnError.program(program, errno: denied ? EACCES : ENOENT)
     }
 
-    /// A pipe for the child's stderr: both ends close on exec, so no other child inherits them.
+    /// A pipe for the child's stderr or stdout: both ends close on exec, so no other child inherits them.
     /// - throws: `ChildProcess.SpawnError` naming `program`.
     package static func pipe(for program: String) throws -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [-1, -1]

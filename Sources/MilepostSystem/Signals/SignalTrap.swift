@@ -50,6 +50,14 @@ package final class SignalTrap: Sendable {
         }
     }
 
+    /// True when `signal`'s action is to ignore it, as `nohup` leaves SIGHUP.
+    package static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        sigaction(signal, nil, &current)
+        let ignore = unsafeBitCast(SIG_IGN, to: Int.self)
+        return current.__sigaction_handler.sa_handler.map { unsafeBitCast($0, to: Int.self) } == ignore
+    }
+
     /// The exit status of a process that stops because of `signal`: 128 + n (130, 143).
     package static func exitStatus(for signal: Int32) -> Int32 {
         128 + signal
