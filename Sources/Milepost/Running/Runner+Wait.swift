@@ -62,8 +62,10 @@ extension Runner {
     private func settled(_ state: StoredState?, at target: Version) async throws -> WaitOutcome? {
         guard let state else { return nil }
         if state.inProgress != nil || state.failed != nil {
-            // Reading the lock costs another query: only when something is unfinished.
+            // Reading the lock costs another query: only when something is unfinished. A run that
+            // ended between the two reads released the lock: the state must be read again unchanged.
             if try await store.lockHolder() != nil { return nil }
+            guard try await store.readState() == state else { return nil }
             return state.inProgress != nil ? .blocked : .failed
         }
         return try storedVersion(state) >= target ? .reached : nil
