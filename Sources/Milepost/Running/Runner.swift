@@ -221,9 +221,11 @@ public struct Runner: Sendable {
         }
     }
 
-    /// Runs one step with its retries; every attempt is checkpointed before and after.
+    /// Runs one step: attempts, each checkpointed before and after, until one succeeds, the run is
+    /// cancelled, or the retry policy gives up.
     private func apply(
-        _ step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int), state: inout StoredState, on locked: any LockedStore, journal: RunJournal
+        _ step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int), state: inout StoredState,
+        on locked: any LockedStore, journal: RunJournal
     ) async throws -> RunReport.StepResult {
         if state.inProgress?.id == step.id {
             logger.warning("re-running interrupted idempotent step", metadata: ["step": "\(step.id)"])
@@ -231,84 +233,62 @@ public struct Runner: Sendable {
         var stepLogger = logger
         stepLogger[metadataKey: "step"] = "\(step.id)"
         stepLogger[metadataKey: "run"] = "\(journal.run)"
-        let clock = ContinuousClock()
-        let transaction = checkpointTransaction(for: step, on: locked)
+        let retry = RetryPolicy(retries: step.retries, delay: options.retryDelay)
+        var checkpoint = StepCheckpoint(
+            step: step, store: locked, journal: journal, transaction: checkpointTransaction(for: step, on: locked))
+        func result(_ status: RunReport.StepResult.Status, _ attempt: Int, _ durationMs: Int, _ error: String?) -> RunReport.StepResult {
+            RunReport.StepResult(id: step.id, status: status, attempts: attempt, durationMs: durationMs, error: error)
+        }
         var attempt = 0
         while true {
             attempt += 1
-            let started = journal.record(.stepStarted, step: step.id, attempt: attempt)
-            // In a transaction, the started record waits for the commit that ends the attempt.
-            var pending: [JournalRecord] = []
-            if let transaction {
-                try await transaction.beginStepTransaction()
-                pending = [started]
-            } else {
-                state.inProgress = InProgressStep(
-                    id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt,
-                    host: ProcessIdentity.host, pid: ProcessIdentity.pid)
-                state.updatedAt = Timestamp.now()
-                try await locked.commit(state, journal: [started])
-            }
+            try await checkpoint.begin(attempt: attempt, state: &state)
             stepLogger.info("step started", metadata: ["attempt": "\(attempt)"])
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
-            let invocation = StepInvocation(
-                id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
-                logger: stepLogger, manifestDirectory: directory, terminationGrace: options.terminationGrace,
-                store: locked)
-            let startedAt = clock.now
-            let outcome = await StepExecution.run(timeout: step.timeout, grace: options.terminationGrace) {
-                try await step.definition.body(invocation, step.parameters)
-            }
-            let durationMs = DurationText.milliseconds(clock.now - startedAt)
-            if case .succeeded = outcome {} else { await transaction?.rollbackStepTransaction() }
+            let (outcome, durationMs) = await self.attempt(
+                step, number: attempt, plan: plan, directory: directory, on: locked, logger: stepLogger)
             let error: String
             switch outcome {
             case .succeeded:
-                state.inProgress = nil
-                if state.failed?.id == step.id { state.failed = nil }
-                state.completed.append(CompletedStep(
-                    id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
-                state.updatedAt = Timestamp.now()
-                try await locked.commit(state, journal: pending + [
-                    journal.record(.stepSucceeded, step: step.id, attempt: attempt, durationMs: durationMs)
-                ])
+                try await checkpoint.succeeded(attempt: attempt, durationMs: durationMs, state: &state)
                 stepLogger.info("step succeeded", metadata: ["duration_ms": "\(durationMs)"])
-                return RunReport.StepResult(id: step.id, status: .succeeded, attempts: attempt, durationMs: durationMs, error: nil)
+                return result(.succeeded, attempt, durationMs, nil)
             case .cancelled:
-                // The step may have done part of its work: it stays in progress, so the next run stops
-                // at it unless it is idempotent.
                 let message = "cancelled by a signal after \(durationMs) ms"
-                state.updatedAt = Timestamp.now()
-                try await locked.commit(state, journal: pending + [
-                    journal.record(.stepInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: message)
-                ])
+                try await checkpoint.interrupted(attempt: attempt, durationMs: durationMs, error: message, state: &state)
                 stepLogger.warning("step interrupted")
-                return RunReport.StepResult(id: step.id, status: .interrupted, attempts: attempt, durationMs: durationMs, error: message)
+                return result(.interrupted, attempt, durationMs, message)
             case .timedOut(let limit):
                 error = "timed out after \(DurationText.format(limit))"
             case .failed(let thrown):
                 error = String(describing: thrown)
             }
-            state.inProgress = nil
-            state.updatedAt = Timestamp.now()
-            let failed = pending + [journal.record(.stepFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error)]
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
-            guard attempt <= step.retries, !Task.isCancelled else {
-                state.failed = FailedStep(id: step.id, run: journal.run, at: Timestamp.now(), error: error)
-                try await locked.commit(state, journal: failed)
-                return RunReport.StepResult(id: step.id, status: .failed, attempts: attempt, durationMs: durationMs, error: error)
-            }
-            try await locked.commit(state, journal: failed)
-            try? await Task.sleep(for: options.retryDelay * (1 << min(attempt - 1, 10)))
+            let last = !retry.allowsAttempt(after: attempt) || Task.isCancelled
+            try await checkpoint.failed(attempt: attempt, durationMs: durationMs, error: error, last: last, state: &state)
+            if last { return result(.failed, attempt, durationMs, error) }
+            try? await Task.sleep(for: retry.pause(after: attempt))
             guard !Task.isCancelled else {
-                // A signal during the back-off: no further attempt starts. Nothing runs, so the step
-                // is not in progress; it stays failed with this attempt's error.
-                state.failed = FailedStep(id: step.id, run: journal.run, at: Timestamp.now(), error: error)
-                state.updatedAt = Timestamp.now()
-                try await locked.commit(state, journal: [])
-                return RunReport.StepResult(id: step.id, status: .failed, attempts: attempt, durationMs: durationMs, error: error)
+                try await checkpoint.retriesStopped(error: error, state: &state)
+                return result(.failed, attempt, durationMs, error)
             }
         }
+    }
+
+    /// One attempt of `step`'s body with its timeout: how it ended, and how long it took.
+    private func attempt(
+        _ step: ManifestStep, number attempt: Int, plan: Plan, directory: String, on locked: any LockedStore,
+        logger: Logger
+    ) async -> (StepExecution.Outcome, durationMs: Int) {
+        let invocation = StepInvocation(
+            id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
+            logger: logger, manifestDirectory: directory, terminationGrace: options.terminationGrace, store: locked)
+        let clock = ContinuousClock()
+        let startedAt = clock.now
+        let outcome = await StepExecution.run(timeout: step.timeout, grace: options.terminationGrace) {
+            try await step.definition.body(invocation, step.parameters)
+        }
+        return (outcome, DurationText.milliseconds(clock.now - startedAt))
     }
 
     func storedVersion(_ state: StoredState) throws -> Version {

@@ -7,3 +7,10 @@ public enum BuiltinSteps: BuiltinStepPlugin {
             ExecStep.run)
     }
 }
+
+// The built-ins know the registry, never the reverse: the registry is the mechanism, the
+// built-ins are its first users.
+extension StepRegistry {
+    /// A registry with Milepost's built-in steps (`exec`).
+    public static var standard: StepRegistry { StepRegistry().installing(BuiltinSteps.self) }
+}

@@ -16,13 +16,6 @@ public struct StepRegistry: Sendable {
     /// An empty registry.
     public init() {}
 
-    /// A registry with Milepost's built-in steps (`exec`).
-    public static var standard: StepRegistry {
-        var registry = StepRegistry()
-        registry.install(BuiltinSteps.self)
-        return registry
-    }
-
     // MARK: - Registering
 
     /// Registers a step that takes no parameters.

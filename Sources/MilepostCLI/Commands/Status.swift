@@ -44,7 +44,7 @@ extension MilepostCommand {
                 } else {
                     Terminal.out(StatusText.render(report, app: app, advice: advice, colored: Terminal.stdoutIsTTY))
                 }
-                if check, !report.pending.isEmpty { throw ExitCode(Self.notReady) }
+                if check, !report.isReady { throw ExitCode(Self.notReady) }
             }
         }
     }

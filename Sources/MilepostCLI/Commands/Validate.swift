@@ -30,7 +30,7 @@ extension MilepostCommand {
                 do {
                     let loaded = try manifest.load(in: context)
                     (diagnostics, source, stepCount) = (loaded.warnings, loaded.source, loaded.steps.count)
-                    if strict { diagnostics += Self.unusedSteps(by: loaded, in: context.registry) }
+                    if strict { diagnostics += loaded.unusedSteps(in: context.registry) }
                 } catch ManifestError.invalid(let found, let foundSource) {
                     (diagnostics, source) = (found, foundSource)
                 }
@@ -57,17 +57,6 @@ extension MilepostCommand {
                     }
                 }
                 if !failing.isEmpty { throw ExitCode(65) }
-            }
-        }
-
-        /// A file-level warning for each registered step that no step of `manifest` uses.
-        /// The application's registered steps that `manifest` never names (Milepost's built-in
-        /// steps, such as `exec` and `sql`, are there for every manifest and are not listed).
-        static func unusedSteps(by manifest: Manifest, in registry: StepRegistry) -> [Diagnostic] {
-            let used = Set(manifest.steps.map(\.name))
-            return registry.all.filter { !used.contains($0.name) && !$0.isBuiltIn }.map {
-                Diagnostic(.warning, "the registered step '\($0.name)' is not used by this manifest",
-                           file: manifest.source.path, at: nil)
             }
         }
     }

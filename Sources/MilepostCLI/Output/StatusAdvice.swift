@@ -1,23 +1,8 @@
 import Milepost
 
-/// What `milepost status` concludes: a one-line verdict, and what to type next.
+/// What `milepost status` says about the library's verdict: a one-line headline, and what to type next.
 struct StatusAdvice {
-    enum Verdict: String {
-        /// Nothing pending for the target (or, without one, nothing unfinished).
-        case ok
-        /// Steps would run for the target.
-        case pending
-        /// A run holds the lock right now.
-        case running
-        /// The last step failed; the next run resumes at it.
-        case failed
-        /// A step's process died mid-step; a run needs `resolve` first unless the step is idempotent.
-        case interrupted
-        /// Nothing is stored, and no target was given to plan to.
-        case empty
-    }
-
-    let verdict: Verdict
+    let verdict: StatusVerdict
     let headline: String
     /// Commands or actions, most urgent first.
     let next: [String]
@@ -30,39 +15,41 @@ struct StatusAdvice {
         var next: [String] = []
         let steps = report.plan?.entries.map(\.step) ?? []
         let idempotent = { (id: String) in steps.first { $0.id == id }?.idempotent == true }
-        if let step = report.running {
-            verdict = .running
-            headline = "a run is in progress: \(step.id) (attempt \(step.attempt)) in pid \(step.pid) on \(step.host)"
-            next.append("wait for it; `\(hint.milepost("history", "--run", step.run))` shows what it did so far")
-        } else if let holder = report.lockHolder {
-            verdict = .running
-            headline = "a run holds the lock: \(holder)"
-            next.append("wait for it; `\(hint.milepost("history", "--run", holder.run))` shows what it did so far")
-        } else if let step = report.interrupted {
-            verdict = .interrupted
-            if idempotent(step.id) {
-                headline = "\(step.id) was interrupted; it is idempotent and runs again on the next run"
+        verdict = report.verdict(hasTarget: target != nil)
+        switch verdict {
+        case .running:
+            if let step = report.running {
+                headline = "a run is in progress: \(step.id) (attempt \(step.attempt)) in pid \(step.pid) on \(step.host)"
+                next.append("wait for it; `\(hint.milepost("history", "--run", step.run))` shows what it did so far")
+            } else {
+                let holder = report.lockHolder
+                headline = "a run holds the lock: \(holder.map(String.init(describing:)) ?? "?")"
+                next.append("wait for it; `\(hint.milepost("history", "--run", holder?.run ?? "?"))` shows what it did so far")
+            }
+        case .interrupted:
+            let id = report.interrupted?.id ?? "?"
+            if idempotent(id) {
+                headline = "\(id) was interrupted; it is idempotent and runs again on the next run"
                 next.append("`\(run)`")
             } else {
-                headline = "\(step.id) was interrupted and is not idempotent: runs stop at it (exit 2) until it is resolved"
-                next.append("check what \(step.id) did, then either:")
-                next.append("  `\(hint.milepost("resolve", step.id, "--done"))`   if its work is complete (or you completed it by hand)")
-                next.append("  `\(hint.milepost("resolve", step.id, "--retry"))`  to run it again on the next run")
+                headline = "\(id) was interrupted and is not idempotent: runs stop at it (exit 2) until it is resolved"
+                next.append("check what \(id) did, then either:")
+                next.append("  `\(hint.milepost("resolve", id, "--done"))`   if its work is complete (or you completed it by hand)")
+                next.append("  `\(hint.milepost("resolve", id, "--retry"))`  to run it again on the next run")
             }
-        } else if let failed = report.state?.failed {
-            verdict = .failed
-            headline = "\(failed.id): \(failed.error)"
-            next.append("fix the cause, then `\(run)`: it resumes at \(failed.id)")
-            next.append("or, if you did its work by hand: `\(hint.milepost("resolve", failed.id, "--done"))`")
-        } else if !report.pending.isEmpty, let plan = report.plan {
-            verdict = .pending
-            headline = "\(counted(report.pending.count, "step")) to run from \(plan.from) to \(plan.to)"
+        case .failed:
+            let failed = report.state?.failed
+            let id = failed?.id ?? "?"
+            headline = "\(id): \(failed?.error ?? "?")"
+            next.append("fix the cause, then `\(run)`: it resumes at \(id)")
+            next.append("or, if you did its work by hand: `\(hint.milepost("resolve", id, "--done"))`")
+        case .pending:
+            let plan = report.plan
+            headline = "\(counted(report.pending.count, "step")) to run from \(plan?.from.text ?? "?") to \(plan?.to.text ?? "?")"
             next.append("`\(run)`")
-        } else if report.state == nil, target == nil {
-            verdict = .empty
+        case .empty:
             headline = "nothing has run on this store yet"
-        } else {
-            verdict = .ok
+        case .ok:
             headline = report.plan.map { target != nil ? "up to date for \($0.to)" : "at \($0.from), nothing unfinished" }
                 ?? "at \(report.state?.version ?? "?"), nothing unfinished"
         }
