@@ -104,6 +104,6 @@ import Testing
             return
         }
         #expect(location == path)
-        #expect(reason.hasPrefix("line 2 is not a journal record: "), "\(reason)")
+        #expect(reason.description.hasPrefix("line 2 is not a journal record: "), "\(reason)")
     }
 }

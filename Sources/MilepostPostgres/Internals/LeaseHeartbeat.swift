@@ -56,8 +56,8 @@ final class LeaseHeartbeat: Sendable {
     private func lostError(_ why: String) -> StoreError {
         .io(
             location: settings.location,
-            reason: "lost the lock of run \(run): \(why); the running step was cancelled. "
-                + "See `milepost status` for what to do next")
+            reason: .other("lost the lock of run \(run): \(why); the running step was cancelled. "
+                + "See `milepost status` for what to do next"))
     }
 
     private func renew(starting first: PostgresSession) async {

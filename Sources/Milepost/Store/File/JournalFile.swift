@@ -4,9 +4,10 @@ import MilepostSystem
 
 /// `journal.jsonl`: one compact JSON record per line, appended and never rewritten.
 struct JournalFile {
-    let path: String
     /// The directory holding it, fsynced when a durable batch creates the file.
-    let directory: String
+    let directory: StoreDirectory
+    static let name = "journal.jsonl"
+    var path: String { directory.path(of: Self.name) }
 
     private static let newline = UInt8(ascii: "\n")
 
@@ -18,7 +19,7 @@ struct JournalFile {
     func read() throws -> [JournalRecord] {
         let bytes: [UInt8]
         do throws(FileCallError) {
-            guard let descriptor = try FileCalls.openIfExists(path, O_RDONLY | O_CLOEXEC) else { return [] }
+            guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return [] }
             defer { FileCalls.close(descriptor) }
             bytes = try FileCalls.readToEnd(descriptor, path)
         } catch {
@@ -41,7 +42,7 @@ struct JournalFile {
     /// Appends each record with one `write(2)` of one line, then fsyncs when any record is durable.
     func append(_ records: [JournalRecord]) throws(FileCallError) {
         guard !records.isEmpty else { return }
-        let descriptor = try FileCalls.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o644)
+        let descriptor = try directory.open(Self.name, O_WRONLY | O_APPEND | O_CREAT, mode: 0o644)
         defer { FileCalls.close(descriptor) }
         let isNew = try FileCalls.size(descriptor, path) == 0
         for record in records {
@@ -49,13 +50,13 @@ struct JournalFile {
         }
         guard records.contains(where: \.isDurable) else { return }
         try FileCalls.sync(descriptor, path)
-        if isNew { try FileCalls.syncDirectory(directory) }
+        if isNew { try directory.sync() }
     }
 
     /// Cuts a torn last line (the normal artefact of a crash mid-append, possibly mid-character)
     /// by truncating the file to just after its last newline, so the next append starts a line.
     func repairTail() throws(FileCallError) {
-        guard let descriptor = try FileCalls.openIfExists(path, O_RDWR | O_CLOEXEC) else { return }
+        guard let descriptor = try directory.openIfExists(Self.name, O_RDWR) else { return }
         defer { FileCalls.close(descriptor) }
         var end = try FileCalls.size(descriptor, path)
         guard end > 0, try FileCalls.read(descriptor, count: 1, at: end - 1, path) != [Self.newline] else { return }
