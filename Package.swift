@@ -32,6 +32,7 @@ let package = Package(
         // Package access only; it imports nothing of ours.
         .target(
             name: "MilepostSystem",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         // YAML → located node tree (iterative, bounded), and a Decoder over it.
@@ -90,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostSystemTests",
-            dependencies: ["MilepostSystem"],
+            dependencies: ["MilepostSystem", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -110,7 +111,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostCLITests",
-            dependencies: ["MilepostCLI", "MilepostSystem", "MilepostTestSupport", "milepost"],
+            dependencies: [
+                "MilepostCLI", "MilepostSystem", "MilepostTestSupport", "milepost",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: strictSettings
         ),
     ]
