@@ -16,8 +16,8 @@ struct MilepostCommand: AsyncParsableCommand {
             """,
         version: MilepostRelease.description,
         subcommands: [
-            Validate.self, PlanCommand.self, Run.self, Status.self, History.self, Steps.self, Baseline.self,
-            Resolve.self,
+            Validate.self, PlanCommand.self, Run.self, Wait.self, Status.self, History.self, Steps.self,
+            Baseline.self, Resolve.self,
         ]
     )
 }
