@@ -108,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostCLITests",
-            dependencies: ["MilepostCLI", "MilepostSystem", "MilepostTestSupport", "milepost"],
+            dependencies: ["MilepostCLI", "MilepostSystem", "MilepostTestSupport", "MilepostYAML", "milepost"],
             swiftSettings: strictSettings
         ),
     ]

@@ -21,7 +21,7 @@ struct MilepostCommand: AsyncParsableCommand {
         version: MilepostRelease.description,
         subcommands: [
             Validate.self, PlanCommand.self, Run.self, Status.self, History.self, Steps.self, Baseline.self,
-            Resolve.self,
+            Resolve.self, Schema.self,
         ]
     )
 }
