@@ -18,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // The system libyaml (Debian: libyaml-dev), seen through a one-header shim.
@@ -31,6 +32,7 @@ let package = Package(
         // Package access only; it imports nothing of ours.
         .target(
             name: "MilepostSystem",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         // YAML → located node tree (iterative, bounded), and a Decoder over it.
@@ -46,6 +48,7 @@ let package = Package(
                 "MilepostSystem",
                 "MilepostYAML",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings
         ),
@@ -88,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostSystemTests",
-            dependencies: ["MilepostSystem"],
+            dependencies: ["MilepostSystem", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -108,7 +111,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostCLITests",
-            dependencies: ["MilepostCLI", "MilepostSystem", "MilepostTestSupport", "MilepostYAML", "milepost"],
+            dependencies: [
+                "MilepostCLI", "MilepostSystem", "MilepostTestSupport", "MilepostYAML", "milepost",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

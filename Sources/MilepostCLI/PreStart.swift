@@ -13,35 +13,37 @@ import MilepostSystem
 /// stay exactly those of `MilepostCommand.Run`. Only the file store has a synchronous read, so
 /// when the binary's store opener gives anything else the full path runs.
 enum PreStart {
-    /// Options whose value is checked here the way `Run` checks it; nil means "any value".
-    private static let options: [String: (@Sendable (String) -> Bool)?] = [
-        "store": nil,
-        "manifest": nil,
-        "to": { Version($0) != nil },
-        "max-manifest-size": { ByteCountArgument(argument: $0) != nil },
-        "lock-timeout": { DurationArgument(argument: $0) != nil },
-        "termination-grace": { DurationArgument(argument: $0) != nil },
-        "format": { $0 == "text" || $0 == "json" },
-        "log-level": { Logger.Level(rawValue: $0) != nil },
+    /// Options whose value is checked here with the parser's own types; nil means "any value".
+    static let options: [String: (@Sendable (String) -> Bool)?] = [
+        OptionNames.store: nil,
+        OptionNames.manifest: nil,
+        OptionNames.to: { Version(argument: $0) != nil },
+        OptionNames.maxManifestSize: { ByteCountArgument(argument: $0) != nil },
+        OptionNames.lockTimeout: { DurationArgument(argument: $0) != nil },
+        OptionNames.terminationGrace: { DurationArgument(argument: $0) != nil },
+        OptionNames.format: { OutputFormat(argument: $0) != nil },
+        OptionNames.logLevel: { Logger.Level(argument: $0) != nil },
     ]
     /// Flags that change nothing when the store is up to date.
-    private static let flags: Set<String> = ["allow-downgrade"]
+    static let flags: Set<String> = [OptionNames.allowDowngrade]
+    /// `run`'s options the fast path never takes: with them, a run may do more than say "up to date".
+    static let declined: Set<String> = [OptionNames.dryRun]
 
     /// The exit code of an up-to-date `run`, after printing its outcome; nil to parse normally.
     /// Synchronous on purpose: called on the main thread, it answers before any thread starts.
     static func attempt(_ arguments: [String], context: CommandContext) -> Int32? {
         guard let values = parse(arguments) else { return nil }
         do {
-            guard let target = try TargetOption.resolve(values["to"].flatMap(Version.init)),
-                  let store = try context.openStore(StoreOptions.spec(values["store"])) as? FileStore,
+            guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
+                  let store = try context.openStore(StoreOptions.spec(values[OptionNames.store])) as? FileStore,
                   let state = try store.readStateSynchronously(),
                   let report = try Runner(store: store).upToDate(state, at: target)
             else { return nil }
-            let format: OutputFormat = values["format"] == "json" ? .json : .text
+            let format = values[OptionNames.format].flatMap(OutputFormat.init(argument:)) ?? .text
             try MilepostCommand.Run.show(
-                report, format: format, exitCode: 0, signal: nil,
+                report, format: format, exitCode: ExitStatus.ok.rawValue, signal: nil,
                 progress: RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY),
-                hint: CommandHint(store: values["store"], manifest: values["manifest"]))
+                hint: CommandHint(store: values[OptionNames.store], manifest: values[OptionNames.manifest]))
             return 0
         } catch {
             return nil

@@ -122,8 +122,8 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
         let now = try? await LockRow.read(store.tables, on: data())?.run
         return .io(
             location: store.location,
-            reason: "checkpoint refused by the fence: run \(now.flatMap { $0 } ?? "?") took the lock after this run "
+            reason: .other("checkpoint refused by the fence: run \(now.flatMap { $0 } ?? "?") took the lock after this run "
                 + "(\(run)) lost it (its lock session was lost or its lease lapsed); nothing was written. "
-                + "Run `milepost status` to see the stored state")
+                + "Run `milepost status` to see the stored state"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Milepost
 import MilepostSystem
+import SystemPackage
 import Testing
 
 /// examples/hooks/entrypoint.sh with the real binary: it runs milepost, then becomes the service; it
@@ -18,7 +19,7 @@ import Testing
         environment["MILEPOST_TO"] = "2"
         let log = open(work.path + "/entrypoint.log", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         defer { close(log) }
-        let pid = try Spawn.launch([script] + service, environment: environment, directory: work.path, stderr: log)
+        let pid = try Spawn.launch([script] + service, environment: environment, directory: work.path, stderr: FileDescriptor(rawValue: log))
         whileRunning(pid)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}

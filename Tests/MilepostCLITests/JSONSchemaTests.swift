@@ -11,6 +11,7 @@ import Testing
         _ = try work.milepost.run("run", "--to", "2.1")
         let outputs: [(command: String, arguments: [String])] = [
             ("validate", ["validate"]), ("plan", ["plan", "--to", "3.0"]), ("run", ["run", "--to", "2.7"]),
+            ("wait", ["wait", "--to", "2.7", "--timeout", "1s"]),
             ("status", ["status", "--to", "3.0"]), ("history", ["history"]), ("steps", ["steps"]),
         ]
         #expect(Set(outputs.map(\.command)) == Set(schema.commands))

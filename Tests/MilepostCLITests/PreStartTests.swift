@@ -1,4 +1,5 @@
 import Foundation
+@testable import MilepostCLI
 import Testing
 
 /// The pre-start path answers an up-to-date `run` before the argument parser: it must say and do
@@ -56,5 +57,22 @@ import Testing
         let result = try work.milepost.run("run", "--to", "2.7")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try work.read("ran.txt") == "2.1/touch 1.0 2.1\n2.7/later\n")
+    }
+
+    /// The fast path knows every option of `run` by the name the parser gives it: each is either
+    /// taken (and checked) or declined, and the fast path knows no option `run` does not have. An
+    /// option added to `run`, or renamed in one place only, fails here.
+    @Test func knowsExactlyTheOptionsOfRun() throws {
+        let work = try WorkDirectory()
+        let dump = try work.milepost.run("run", "--experimental-dump-help")
+        #expect(dump.status == 0, "\(dump.stderr)")
+        let command = try #require(try ReliabilityFixture.object(dump.stdout)["command"] as? [String: Any])
+        let arguments = try #require(command["arguments"] as? [[String: Any]])
+        let parsed = Set(arguments.flatMap { ($0["names"] as? [[String: Any]]) ?? [] }
+            .filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String })
+            .subtracting(["help", "version"])
+        let fastPath = Set(PreStart.options.keys).union(PreStart.flags)
+        #expect(fastPath.isDisjoint(with: PreStart.declined))
+        #expect(fastPath.union(PreStart.declined) == parsed)
     }
 }

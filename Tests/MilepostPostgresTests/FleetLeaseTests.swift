@@ -90,6 +90,29 @@ struct FleetLeaseTests {
         #expect(try await TestServer.admin(stored, url: direct) == before)
     }
 
+    @Test(arguments: Route.allCases)
+    func aFollowerWaitsForTheRunnerWithoutTakingTheLock(route: Route) async throws {
+        let url = route.url(TestServer.freshSchemaURL())
+        let directory = try TestDirectory()
+        try directory.write("""
+            migrations:
+              "1.0":
+                - {name: exec, id: gate, with: {command: [sh, -c, 'echo $$ > step.pid; while [ ! -e go ]; do sleep 0.05; done']}}
+            """, to: "milepost.yaml")
+        let follower = try MilepostProcess(
+            ["wait", "--store", url, "--to", "1.0", "--timeout", "60s", "--interval", "100ms"], in: directory.path)
+        let runner = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        _ = try await directory.waitFor("step.pid")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(follower.process.isRunning, "wait returned while the step was still running")
+        try directory.write("", to: "go")
+        let ran = try runner.wait()
+        #expect(ran.status == 0, "\(ran.stderr)")
+        let waited = try follower.wait()
+        #expect(waited.status == 0, "\(waited.stderr)")
+        #expect(waited.stderr.contains("the store is at 1.0 (≥ 1.0)"), "\(waited.stderr)")
+    }
+
     /// The schema a fresh-schema URL names.
     private func schema(_ url: String) -> String {
         url.components(separatedBy: "milepost_schema=").last.map { "\"\($0)\"" } ?? "milepost"

@@ -39,7 +39,7 @@ import Testing
             return
         }
         #expect(location == "postgres://fleet@127.0.0.1:1/shop")
-        #expect(reason.hasPrefix("host 127.0.0.1 port 1 database shop user fleet: "), "\(reason)")
+        #expect(reason.description.hasPrefix("host 127.0.0.1 port 1 database shop user fleet: "), "\(reason)")
         #expect(!error.description.contains("hunter2"))
     }
 

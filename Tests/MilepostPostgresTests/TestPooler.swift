@@ -29,13 +29,13 @@ enum Route: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
-    /// `directURL` routed this way, with `milepost_lease=2s` so lapses take seconds.
+    /// `directURL` routed this way, with `milepost_lease=4s` so lapses take seconds.
     func url(_ directURL: String) -> String {
         switch self {
         case .direct: directURL
-        case .directLease: directURL + (directURL.contains("?") ? "&" : "?") + "milepost_lock=lease&milepost_lease=2s"
+        case .directLease: directURL + (directURL.contains("?") ? "&" : "?") + "milepost_lock=lease&milepost_lease=4s"
         case .pgbouncer:
-            TestPooler.through(directURL) + (directURL.contains("?") ? "&" : "?") + "milepost_lease=2s"
+            TestPooler.through(directURL) + (directURL.contains("?") ? "&" : "?") + "milepost_lease=4s"
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import SystemPackage
 import Testing
 
 @testable import MilepostSystem
@@ -116,12 +117,12 @@ import Testing
         let error = await #expect(throws: ChildProcess.SpawnError.self) {
             try await run(["milepost-no-such-program"])
         }
-        #expect(error == .program("milepost-no-such-program", errno: ENOENT))
+        #expect(error == .program("milepost-no-such-program", errno: .noSuchFileOrDirectory))
         #expect(error?.description == "cannot run 'milepost-no-such-program': No such file or directory")
     }
 
     @Test func missingProgramPath() async throws {
-        await #expect(throws: ChildProcess.SpawnError.program("/nonexistent/tool", errno: ENOENT)) {
+        await #expect(throws: ChildProcess.SpawnError.program("/nonexistent/tool", errno: .noSuchFileOrDirectory)) {
             try await run(["/nonexistent/tool"])
         }
     }
@@ -130,13 +131,13 @@ import Testing
         let bin = directory.path + "/bin"
         mkdir(bin, 0o700)
         try "echo\n".write(toFile: bin + "/plain", atomically: true, encoding: .utf8)
-        await #expect(throws: ChildProcess.SpawnError.program("plain", errno: EACCES)) {
+        await #expect(throws: ChildProcess.SpawnError.program("plain", errno: .permissionDenied)) {
             try await run(["plain"], environment: ["PATH": bin])
         }
     }
 
     @Test func emptyCommand() async throws {
-        await #expect(throws: ChildProcess.SpawnError.program("", errno: ENOENT)) {
+        await #expect(throws: ChildProcess.SpawnError.program("", errno: .noSuchFileOrDirectory)) {
             try await run([])
         }
     }
@@ -145,12 +146,12 @@ import Testing
         let error = await #expect(throws: ChildProcess.SpawnError.self) {
             try await run(["/bin/true"], in: "/nonexistent/dir")
         }
-        #expect(error == .directory("/nonexistent/dir", errno: ENOENT))
+        #expect(error == .directory("/nonexistent/dir", errno: .noSuchFileOrDirectory))
         #expect(error?.description == "cannot run in directory '/nonexistent/dir': No such file or directory")
     }
 
     @Test func directoryThatIsAFile() async throws {
-        await #expect(throws: ChildProcess.SpawnError.directory("/bin/sh", errno: ENOTDIR)) {
+        await #expect(throws: ChildProcess.SpawnError.directory("/bin/sh", errno: .notDirectory)) {
             try await run(["/bin/true"], in: "/bin/sh")
         }
     }

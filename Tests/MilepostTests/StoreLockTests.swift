@@ -83,6 +83,7 @@ import Testing
         let error = try await #require(throws: StoreError.self) {
             try await FileStore(directory: directory).lock(timeout: .zero, holder: StoreFixture.holder())
         }
-        #expect(error == .io(location: directory + "/lock", reason: "open: Not a directory"))
+        #expect(error == .io(location: directory, reason: .system(call: "open", errno: .notDirectory)))
+        #expect(error.description == "I/O error on the store \(directory): open: Not a directory")
     }
 }

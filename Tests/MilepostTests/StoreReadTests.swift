@@ -47,7 +47,7 @@ import Testing
             return
         }
         #expect(location == path)
-        #expect(reason.contains(reasonMentions), "\(reason)")
+        #expect(reason.description.contains(reasonMentions), "\(reason)")
 
         let locked = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
         await #expect(throws: StoreError.self) { try await locked.readState() }

@@ -1,18 +1,76 @@
 import MilepostSystem
+public import SystemPackage
 
-/// Failures of a store, each mapped to one exit code by the command line.
+/// Failures of a store, each mapped to one exit code by the command line. The case is the stable
+/// kind; the `Reason` keeps what the system or the database said (errno, SQLSTATE) as values, and
+/// is worded only by `description`.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The state exists but cannot be read or decoded (exit 74). It is never overwritten.
-    case unreadableState(location: String, reason: String)
+    case unreadableState(location: String, reason: Reason)
     /// Reading or writing the state, journal or lock failed (exit 74).
-    case io(location: String, reason: String)
+    case io(location: String, reason: Reason)
     /// The lock was not acquired in time (exit 75).
     case lockTimeout(location: String, waited: Duration, holder: LockHolder?)
     /// The store cannot be reached at all (exit 69).
-    case unreachable(location: String, reason: String)
+    case unreachable(location: String, reason: Reason)
+
+    /// Why a store operation failed.
+    public enum Reason: Sendable, Equatable, CustomStringConvertible, ExpressibleByStringInterpolation {
+        /// A system call failed, e.g. `open` with `EACCES`.
+        case system(call: String, errno: Errno)
+        /// A file of the store is a symbolic link: Milepost never follows links inside its store.
+        case symbolicLink
+        /// The database refused, with its SQLSTATE when it sent one.
+        case database(sqlState: String?, message: String)
+        /// The state's `format` is not one this version of Milepost reads.
+        case unknownFormat(Int)
+        /// The stored version is not a version.
+        case invalidVersion(String)
+        /// The content does not decode; says where and why.
+        case malformed(String)
+        /// Anything else, in words (for instance from a store an application brings).
+        case other(String)
+
+        public init(stringLiteral value: String) { self = .other(value) }
+
+        public init(stringInterpolation: DefaultStringInterpolation) {
+            self = .other(String(stringInterpolation: stringInterpolation))
+        }
+
+        /// True when the system refused access (`EACCES`, `EPERM`, or SQLSTATE 42501): the data is
+        /// intact, the process lacks the right to it.
+        public var isPermissionDenied: Bool {
+            switch self {
+            case .system(_, let errno): errno == .permissionDenied || errno == .notPermitted
+            case .database(let sqlState, _): sqlState == "42501"
+            default: false
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .system(let call, let errno): "\(call): \(errno.description)"
+            case .symbolicLink: "it is a symbolic link, and Milepost does not follow links inside its store"
+            case .database(let sqlState, let message):
+                sqlState == "42501" ? "\(message) (see docs/postgres.md for the privileges Milepost needs)" : message
+            case .unknownFormat(let format):
+                "format \(format) is not one this version of Milepost knows "
+                    + "(it reads format 1 to \(StoredState.currentFormat)); upgrade Milepost"
+            case .invalidVersion(let problem): "the stored version is invalid: \(problem)"
+            case .malformed(let problem), .other(let problem): problem
+            }
+        }
+    }
 
     public var description: String {
         switch self {
+        case .unreadableState(let location, let reason) where reason.isPermissionDenied:
+            "cannot read the state in \(location): \(reason). The state is not corrupt: give this user "
+                + "read access to it (check the owner and mode of the file and its directory); do not move it "
+                + "away or baseline, which would forget the completed steps"
+        case .unreadableState(let location, .symbolicLink), .io(let location, .symbolicLink):
+            "\(location) is a symbolic link; Milepost does not follow links inside its store. "
+                + "Remove the link (or replace it with the file it points to)"
         case .unreadableState(let location, let reason):
             "cannot read the state in \(location): \(reason). The file was left untouched; "
                 + "restore it from a backup, or move it away and run `milepost baseline VERSION` to start over"

@@ -21,13 +21,15 @@ extension MilepostCommand {
         @OptionGroup var manifest: ManifestOptions
         @OptionGroup var store: StoreOptions
         @OptionGroup var target: TargetOption
-        @Flag(help: "Show what would run; write nothing, take no lock.") var dryRun = false
-        @Option(help: "How long to wait for another runner's lock.") var lockTimeout = DurationArgument(.seconds(60))
-        @Option(help: "How long a cancelled step may take to stop before it is killed.")
+        @Flag(name: .customLong(OptionNames.dryRun), help: "Show what would run; write nothing, take no lock.")
+        var dryRun = false
+        @Option(name: .customLong(OptionNames.lockTimeout), help: "How long to wait for another runner's lock.")
+        var lockTimeout = DurationArgument(.seconds(60))
+        @Option(name: .customLong(OptionNames.terminationGrace), help: "How long a cancelled step may take to stop before it is killed.")
         var terminationGrace = DurationArgument(.seconds(25))
-        @Flag(help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
+        @Flag(name: .customLong(OptionNames.allowDowngrade), help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
         var allowDowngrade = false
-        @Option(help: "How to print the result.") var format: OutputFormat = .text
+        @Option(name: .customLong(OptionNames.format), help: "How to print the result.") var format: OutputFormat = .text
         @OptionGroup var logging: LoggingOptions
 
         func run(in context: CommandContext) async throws {
@@ -69,10 +71,10 @@ extension MilepostCommand {
 
         static func exitCode(for outcome: RunReport.Outcome, signal: Int32?) -> Int32 {
             switch outcome {
-            case .upToDate, .succeeded, .downgradeAllowed, .dryRun: 0
-            case .failed: 1
-            case .blocked: 2
-            case .downgradeRefused: 3
+            case .upToDate, .succeeded, .downgradeAllowed, .dryRun: ExitStatus.ok.rawValue
+            case .failed: ExitStatus.stepFailed.rawValue
+            case .blocked: ExitStatus.needsResolve.rawValue
+            case .downgradeRefused: ExitStatus.downgradeRefused.rawValue
             case .interrupted: SignalCancellation.exitStatus(for: signal ?? SIGTERM)
             }
         }

@@ -4,7 +4,7 @@ import Milepost
 extension MilepostCommand {
     struct Status: ContextualCommand {
         /// The exit code of `status --check` when something is pending for --to.
-        static let notReady: Int32 = 4
+        static let notReady = ExitStatus.notReady.rawValue
 
         static let configuration = CommandConfiguration(
             abstract: "Show what happened on this store and what to type next. Writes nothing.",
@@ -44,7 +44,7 @@ extension MilepostCommand {
                 } else {
                     Terminal.out(StatusText.render(report, app: app, advice: advice, colored: Terminal.stdoutIsTTY))
                 }
-                if check, !report.isReady { throw ExitCode(Self.notReady) }
+                if check, !report.isReady { throw ExitStatus.notReady.exit }
             }
         }
     }

@@ -56,7 +56,7 @@ extension MilepostCommand {
                         Terminal.out("\(source.path): ok, \(counted(stepCount, "step"))\(warned)")
                     }
                 }
-                if !failing.isEmpty { throw ExitCode(65) }
+                if !failing.isEmpty { throw ExitStatus.invalidManifest.exit }
             }
         }
     }

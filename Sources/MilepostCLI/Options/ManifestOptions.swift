@@ -5,11 +5,11 @@ import MilepostYAML
 
 /// `--manifest` (env `MILEPOST_MANIFEST`, default `milepost.yaml`) and the size cap.
 struct ManifestOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .customLong(OptionNames.manifest), help: ArgumentHelp(
         "The manifest to read (env MILEPOST_MANIFEST).", valueName: "path"))
     var manifest: String?
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .customLong(OptionNames.maxManifestSize), help: ArgumentHelp(
         "The largest manifest accepted, in bytes.", valueName: "bytes"))
     var maxManifestSize = ByteCountArgument(YAMLLimits.default.maxDocumentBytes)
 
@@ -19,7 +19,7 @@ struct ManifestOptions: ParsableArguments {
     /// The manifest the user named (flag, else `MILEPOST_MANIFEST`); nil when neither names one.
     /// - throws: `ValidationError` when the value given is empty.
     var named: String? {
-        get throws { try Setting.value(flag: manifest, named: "manifest", environment: "MILEPOST_MANIFEST") }
+        get throws { try Setting.value(flag: manifest, named: OptionNames.manifest, environment: "MILEPOST_MANIFEST") }
     }
 
     /// The manifest named, else `milepost.yaml`.

@@ -13,7 +13,7 @@ enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// `--log-level`, shared by every command.
 struct LoggingOptions: ParsableArguments {
-    @Option(name: .long, help: "Log level for diagnostics on stderr.")
+    @Option(name: .customLong(OptionNames.logLevel), help: "Log level for diagnostics on stderr.")
     var logLevel: Logger.Level = .warning
 
     func makeLogger() -> Logger {

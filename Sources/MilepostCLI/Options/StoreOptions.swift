@@ -4,7 +4,7 @@ import Milepost
 
 /// `--store` (env `MILEPOST_STORE`, default `.milepost`): a directory, or whatever the binary's store opener accepts.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .customLong(OptionNames.store), help: ArgumentHelp(
         "The store: a directory, or postgres://… (env MILEPOST_STORE; default .milepost).", valueName: "store"))
     var store: String?
 
@@ -16,6 +16,6 @@ struct StoreOptions: ParsableArguments {
     /// The store named by the flag, else the environment, else the default.
     /// - throws: `ValidationError` when the flag or `MILEPOST_STORE` is empty.
     static func spec(_ flag: String?) throws -> String {
-        try Setting.value(flag: flag, named: "store", environment: "MILEPOST_STORE") ?? ".milepost"
+        try Setting.value(flag: flag, named: OptionNames.store, environment: "MILEPOST_STORE") ?? ".milepost"
     }
 }

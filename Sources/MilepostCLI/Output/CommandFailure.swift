@@ -7,18 +7,18 @@ enum CommandFailure {
         switch error {
         case let error as ManifestError:
             switch error {
-            case .unreadable: 66
-            case .invalid: 65
+            case .unreadable: ExitStatus.manifestNotFound.rawValue
+            case .invalid: ExitStatus.invalidManifest.rawValue
             }
         case let error as StoreError:
             switch error {
-            case .unreadableState, .io: 74
-            case .lockTimeout: 75
-            case .unreachable: 69
+            case .unreadableState, .io: ExitStatus.storeIO.rawValue
+            case .lockTimeout: ExitStatus.lockTimeout.rawValue
+            case .unreachable: ExitStatus.storeUnreachable.rawValue
             }
-        case is Runner.MaintenanceError: 64
+        case is Runner.MaintenanceError, is OtherApplicationError: ExitStatus.usage.rawValue
         case let error as SignalCancellation.Interrupted: error.exitStatus
-        default: 1
+        default: ExitStatus.stepFailed.rawValue
         }
     }
 

@@ -1,4 +1,5 @@
 import Milepost
+import MilepostSystem
 import MilepostYAML
 
 // The JSON documents of `--format json`, one per command. Keys are snake_case; docs/json.md
@@ -80,6 +81,29 @@ struct PlanDocument: Encodable {
         downgrade = plan.isDowngrade
         pending = plan.pending.map(\.id)
         steps = plan.entries.map(PlanStepDocument.init)
+    }
+}
+
+struct WaitDocument: Encodable {
+    var format = JSONOutput.format
+    var command = "wait"
+    var outcome: String
+    var exitCode: Int32
+    var to: String
+    /// The stored version as last read; nil when nothing is stored.
+    var version: String?
+    var waitedMs: Int
+    var interrupted: InProgressStep?
+    var failed: FailedStep?
+
+    init(_ report: Runner.WaitReport, exitCode: Int32) {
+        outcome = report.outcome.rawValue
+        self.exitCode = exitCode
+        to = report.target.text
+        version = report.state?.version
+        waitedMs = DurationText.milliseconds(report.waited)
+        interrupted = report.outcome == .blocked ? report.state?.inProgress : nil
+        failed = report.outcome == .failed ? report.state?.failed : nil
     }
 }
 

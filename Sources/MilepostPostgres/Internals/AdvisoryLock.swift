@@ -57,10 +57,10 @@ struct AdvisoryLock: Sendable {
         guard row[0] == "t" else {
             throw StoreError.io(
                 location: session.location,
-                reason: "the advisory lock is not held by the session that took it: a transaction-pooling "
+                reason: .other("the advisory lock is not held by the session that took it: a transaction-pooling "
                     + "proxy (PgBouncer in transaction mode) is in between, and session locks cannot work "
                     + "through it; use the lease lock (remove milepost_lock=session from the URL, or set "
-                    + "milepost_lock=lease)")
+                    + "milepost_lock=lease)"))
         }
         return row[1].flatMap { Int64($0) }
     }

@@ -2,11 +2,11 @@ import Milepost
 import MilepostSystem
 import Synchronization
 
-/// Keeps a lease alive while its run lasts: renews it every third of its duration on the lock
+/// Keeps a lease alive while its run lasts: renews it every quarter of its duration on the lock
 /// session (each renewal one short statement), reconnecting when that session breaks, and tells the
 /// runner when the lease is lost (`lost()`): another runner took it over, or no renewal succeeded
-/// for half the lease — early enough that the run can cancel its step and exit before the lease
-/// can lapse and let another runner in.
+/// for two thirds of the lease — early enough that the run can cancel its step and exit before the
+/// lease can lapse and let another runner in.
 final class LeaseHeartbeat: Sendable {
     private let lease: LeaseLock
     private let run: String
@@ -32,8 +32,8 @@ final class LeaseHeartbeat: Sendable {
         renewer.withLock { $0?.cancel() }
     }
 
-    /// The time after which the holder gives up: half the lease after the last renewal.
-    private var giveUp: Duration { lease.duration / 2 }
+    /// The time after which the holder gives up: two thirds of the lease after the last renewal.
+    private var giveUp: Duration { lease.duration * 2 / 3 }
 
     /// Returns the reason once the lease is lost; nil when the calling task is cancelled first.
     func lost() async -> StoreError? {
@@ -45,7 +45,7 @@ final class LeaseHeartbeat: Sendable {
             let remaining = renewed + giveUp - .now
             if remaining <= .zero {
                 return lostError(
-                    "it could not be renewed for \(DurationText.format(giveUp)) (half the lease of "
+                    "it could not be renewed for \(DurationText.format(giveUp)) (two thirds of the lease of "
                         + "\(DurationText.format(lease.duration)))")
             }
             try? await Task.sleep(for: min(remaining, .milliseconds(100)))
@@ -56,15 +56,15 @@ final class LeaseHeartbeat: Sendable {
     private func lostError(_ why: String) -> StoreError {
         .io(
             location: settings.location,
-            reason: "lost the lock of run \(run): \(why); the running step was cancelled. "
-                + "See `milepost status` for what to do next")
+            reason: .other("lost the lock of run \(run): \(why); the running step was cancelled. "
+                + "See `milepost status` for what to do next"))
     }
 
     private func renew(starting first: PostgresSession) async {
         var session: PostgresSession? = first
         var failed = false
         while !Task.isCancelled {
-            try? await Task.sleep(for: failed ? lease.duration / 10 : lease.duration / 3)
+            try? await Task.sleep(for: failed ? lease.duration / 10 : lease.duration / 4)
             if Task.isCancelled { return }
             let sent = ContinuousClock.now
             do {

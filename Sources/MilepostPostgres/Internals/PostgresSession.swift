@@ -87,9 +87,6 @@ struct PostgresSession: Sendable {
         if failure.connectionLost {
             return .unreachable(location: location, reason: "the connection was lost: \(failure.message)")
         }
-        if failure.sqlState == "42501" {
-            return .io(location: location, reason: "\(failure.message) (see docs/postgres.md for the privileges Milepost needs)")
-        }
-        return .io(location: location, reason: failure.message)
+        return .io(location: location, reason: .database(sqlState: failure.sqlState, message: failure.message))
     }
 }

@@ -10,7 +10,7 @@ struct StateQueries: Sendable {
     /// generation it was read at (nil when the tables do not exist).
     func read(on session: PostgresSession) async throws -> (state: StoredState?, generation: Int64?) {
         let sql = """
-            SELECT s.generation, s.format, json_build_object(
+            SELECT s.generation, json_build_object(
                 'format', s.format, 'app', s.app, 'version', s.version,
                 'completed', COALESCE((
                     SELECT json_agg(json_build_object(
@@ -23,24 +23,26 @@ struct StateQueries: Sendable {
             """
         guard let rows = try await session.queryIfCreated(sql), let row = rows.first else { return (nil, nil) }
         let generation = Int64(row[0] ?? "")
-        if row[3] == "t" { return (nil, generation) }
-        let format = Int(row[1] ?? "") ?? 0
-        guard (1...StoredState.currentFormat).contains(format) else {
-            throw StoreError.unreadableState(
-                location: location,
-                reason: "format \(format) is not one this version of Milepost knows "
-                    + "(it reads format 1 to \(StoredState.currentFormat)); upgrade Milepost")
-        }
-        do {
-            return (try JSONDecoder().decode(StoredState.self, from: Data((row[2] ?? "").utf8)), generation)
-        } catch {
-            throw StoreError.unreadableState(location: location, reason: "\(error)")
-        }
+        if row[2] == "t" { return (nil, generation) }
+        return (try StoredState.decode(json: Array((row[1] ?? "").utf8), location: location), generation)
     }
 
     /// Every journal record, oldest first; none when the tables do not exist yet.
     func journal(on session: PostgresSession) async throws -> [JournalRecord] {
-        let rows = try await session.queryIfCreated("SELECT record::text FROM \(schema.journal) ORDER BY seq") ?? []
+        try records(try await session.queryIfCreated("SELECT record::text FROM \(schema.journal) ORDER BY seq") ?? [])
+    }
+
+    /// The last `count` journal records, oldest first; none when the tables do not exist yet.
+    func journal(last count: Int, on session: PostgresSession) async throws -> [JournalRecord] {
+        let sql = """
+            SELECT record::text FROM (
+                SELECT seq, record FROM \(schema.journal) ORDER BY seq DESC LIMIT $1::bigint
+            ) last ORDER BY seq
+            """
+        return try records(try await session.queryIfCreated(sql, [String(count)]) ?? [])
+    }
+
+    private func records(_ rows: [[String?]]) throws -> [JournalRecord] {
         let decoder = JSONDecoder()
         return try rows.map { row in
             do {

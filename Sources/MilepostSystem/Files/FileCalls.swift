@@ -135,16 +135,6 @@ package enum FileCalls {
 
     // MARK: - Directories
 
-    /// Wraps `rename(2)`.
-    package static func rename(_ source: String, to destination: String) throws(FileCallError) {
-        _ = try retrying("rename", source) { Glibc.rename(source, destination) }
-    }
-
-    /// Wraps `unlink(2)`.
-    package static func remove(_ path: String) throws(FileCallError) {
-        _ = try retrying("unlink", path) { unlink(path) }
-    }
-
     /// Creates `path` and its missing parents with `mkdir(2)` (like `mkdir -p`), then makes each
     /// new entry durable by syncing its parent directory.
     package static func makeDirectories(_ path: String, mode: mode_t) throws(FileCallError) {
@@ -160,10 +150,38 @@ package enum FileCalls {
         }
     }
 
-    /// The names in a directory (without `.` and `..`), from `opendir(3)` and `readdir(3)`.
-    package static func entries(_ path: String) throws(FileCallError) -> [String] {
-        guard let stream = opendir(path) else { throw FileCallError(call: "opendir", path: path, code: errno) }
+    // MARK: - Relative to a directory descriptor
+
+    /// Wraps `openat(2)` relative to `directory`.
+    package static func open(
+        at directory: Int32, _ name: String, _ flags: Int32, mode: mode_t = 0, path: String
+    ) throws(FileCallError) -> Int32 {
+        try retrying("open", path) { openat(directory, name, flags, mode) }
+    }
+
+    /// Wraps `renameat(2)` within `directory`.
+    package static func rename(
+        at directory: Int32, _ source: String, to destination: String, path: String
+    ) throws(FileCallError) {
+        _ = try retrying("rename", path) { renameat(directory, source, directory, destination) }
+    }
+
+    /// Wraps `unlinkat(2)` in `directory`.
+    package static func remove(at directory: Int32, _ name: String, path: String) throws(FileCallError) {
+        _ = try retrying("unlink", path) { unlinkat(directory, name, 0) }
+    }
+
+    /// The names in the directory open as `directory` (without `.` and `..`), from `fdopendir(3)`
+    /// on a duplicate of the descriptor and `readdir(3)`.
+    package static func entries(at directory: Int32, path: String) throws(FileCallError) -> [String] {
+        let duplicate = try retrying("dup", path) { fcntl(directory, F_DUPFD_CLOEXEC, 0) }
+        guard let stream = fdopendir(duplicate) else {
+            let code = errno
+            close(duplicate)
+            throw FileCallError(call: "fdopendir", path: path, code: code)
+        }
         defer { closedir(stream) }
+        rewinddir(stream)
         var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {

@@ -3,12 +3,6 @@ package import Glibc
 /// glibc functions that Swift's Glibc module does not import (they need `_GNU_SOURCE`),
 /// resolved with `dlsym` and called with their C signatures.
 package enum GNULibC {
-    /// `pipe2(2)`.
-    package static func pipe2(_ descriptors: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32 {
-        typealias Function = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-        return unsafeBitCast(symbol("pipe2"), to: Function.self)(descriptors, flags)
-    }
-
     /// `posix_spawn_file_actions_addchdir_np(3)` (glibc 2.29).
     package static func posixSpawnFileActionsAddChdir(
         _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>

@@ -1,4 +1,5 @@
 import Glibc
+package import SystemPackage
 
 /// Runs a program in its own process group and waits for it without blocking the cooperative pool.
 package struct ChildProcess {
@@ -17,9 +18,9 @@ package struct ChildProcess {
     /// Why a child could not be started; nothing ran.
     package enum SpawnError: Error, Equatable {
         /// The program is missing, not executable, or could not be started (`errno` says why).
-        case program(String, errno: Int32)
+        case program(String, errno: Errno)
         /// The working directory is missing, not a directory, or not searchable.
-        case directory(String, errno: Int32)
+        case directory(String, errno: Errno)
     }
 
     /// Spawns `arguments[0]` (looked up in PATH when it has no slash) with `arguments`,
@@ -41,28 +42,29 @@ package struct ChildProcess {
         let stderr = try Spawn.pipe(for: program)
         // Our stderr is a pipe whose reader may leave (`| head`): the child's stdout goes through
         // us too, so that it never gets SIGPIPE or EPIPE for it. A terminal or a file it gets directly.
-        let stdout: (read: Int32, write: Int32)?
+        let stdout: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
         do {
             stdout = StandardStream.error.hasReaderThatCanLeave ? try Spawn.pipe(for: program) : nil
         } catch {
-            close(stderr.read)
-            close(stderr.write)
+            try? stderr.readEnd.close()
+            try? stderr.writeEnd.close()
             throw error
         }
         let pid: pid_t
         do {
             defer {
-                close(stderr.write)
-                if let stdout { close(stdout.write) }
+                try? stderr.writeEnd.close()
+                try? stdout?.writeEnd.close()
             }
             pid = try Spawn.launch(
-                arguments, environment: environment, directory: directory, stdout: stdout?.write, stderr: stderr.write)
+                arguments, environment: environment, directory: directory, stdout: stdout?.writeEnd,
+                stderr: stderr.writeEnd)
         } catch {
-            close(stderr.read)
-            if let stdout { close(stdout.read) }
+            try? stderr.readEnd.close()
+            try? stdout?.readEnd.close()
             throw error
         }
-        let watch = ChildWatch(pid: pid, stderr: stderr.read, stdout: stdout?.read, tailLimit: stderrTailBytes)
+        let watch = ChildWatch(pid: pid, stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes)
         return try await withTaskCancellationHandler {
             try await watch.result()
         } onCancel: {
@@ -86,9 +88,9 @@ extension ChildProcess.SpawnError: CustomStringConvertible {
     package var description: String {
         switch self {
         case .program(let program, let code):
-            "cannot run '\(program)': \(String(cString: strerror(code)))"
+            "cannot run '\(program)': \(code)"
         case .directory(let directory, let code):
-            "cannot run in directory '\(directory)': \(String(cString: strerror(code)))"
+            "cannot run in directory '\(directory)': \(code)"
         }
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import SystemPackage
 
 /// Watches a spawned child from two dedicated threads, so the cooperative pool never blocks:
 /// one copies the child's stderr to ours and keeps its tail, the other reaps the child.
@@ -31,7 +32,7 @@ final class ChildWatch: Sendable {
 
     /// Starts watching `pid`, reading its stderr from `stderr` and, when given, its stdout from
     /// `stdout` (the watch closes both); both are copied to our stderr, the stderr's tail kept.
-    init(pid: pid_t, stderr: Int32, stdout: Int32?, tailLimit: Int) {
+    init(pid: pid_t, stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int) {
         self.pid = pid
         self.tailLimit = max(0, tailLimit)
         self.outputs = stdout == nil ? 1 : 2
@@ -73,11 +74,11 @@ final class ChildWatch: Sendable {
 
     /// Copies `descriptor` to our stderr until its end; the copy goes on when our stderr is
     /// gone, so the child never blocks on a full pipe.
-    private func copyOutput(from descriptor: Int32, keepingTail: Bool) {
+    private func copyOutput(from descriptor: FileDescriptor, keepingTail: Bool) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            // `read` retries on EINTR; any other failure ends the copy as the end of file does.
+            let count = (try? buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }) ?? 0
             guard count > 0 else { break }
             let chunk = buffer[..<count]
             StandardStream.error.write(chunk)
@@ -87,7 +88,7 @@ final class ChildWatch: Sendable {
                 if state.tail.count > tailLimit { state.tail.removeFirst(state.tail.count - tailLimit) }
             }
         }
-        close(descriptor)
+        try? descriptor.close()
         endOfOutput.signal()
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Undoes what a parent may leave behind that Milepost cannot work with; call it first thing in
 /// `main`, before any thread starts (the signal mask is per thread and threads inherit it).
@@ -28,12 +29,12 @@ package enum ProcessStart {
     }
 
     private static func openNullOnClosedStandardDescriptors() {
-        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+        for number: Int32 in 0...2 where fcntl(number, F_GETFD) == -1 && errno == EBADF {
             // `open` returns the lowest free number: this one, as the lower ones are open by now.
-            let null = open("/dev/null", O_RDWR)
-            if null >= 0, null != descriptor {
-                dup2(null, descriptor)
-                close(null)
+            guard let null = try? FileDescriptor.open("/dev/null", .readWrite) else { return }
+            if null.rawValue != number {
+                _ = try? null.duplicate(as: FileDescriptor(rawValue: number))
+                try? null.close()
             }
         }
     }

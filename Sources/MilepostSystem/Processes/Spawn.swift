@@ -1,4 +1,5 @@
 package import Glibc
+package import SystemPackage
 
 /// `posix_spawn` of a child that leads its own process group, with stdin from /dev/null,
 /// stdout onto our stderr (or a descriptor of ours) and stderr onto a descriptor of ours, and no
@@ -11,10 +12,11 @@ package enum Spawn {
     /// - parameter stdout: the child's stdout; nil for our stderr.
     /// - throws: `ChildProcess.SpawnError`.
     package static func launch(
-        _ arguments: [String], environment: [String: String], directory: String, stdout: Int32? = nil, stderr: Int32
+        _ arguments: [String], environment: [String: String], directory: String,
+        stdout: FileDescriptor? = nil, stderr: FileDescriptor
     ) throws -> pid_t {
         let program = arguments.first ?? ""
-        guard !program.isEmpty else { throw ChildProcess.SpawnError.program(program, errno: ENOENT) }
+        guard !program.isEmpty else { throw ChildProcess.SpawnError.program(program, errno: .noSuchFileOrDirectory) }
         try checkDirectory(directory)
 
         var actions = posix_spawn_file_actions_t()
@@ -22,8 +24,8 @@ package enum Spawn {
         defer { posix_spawn_file_actions_destroy(&actions) }
         var actionResults = [
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
-            posix_spawn_file_actions_adddup2(&actions, stdout ?? 2, 1),
-            posix_spawn_file_actions_adddup2(&actions, stderr, 2),
+            posix_spawn_file_actions_adddup2(&actions, (stdout ?? .standardError).rawValue, 1),
+            posix_spawn_file_actions_adddup2(&actions, stderr.rawValue, 2),
             GNULibC.posixSpawnFileActionsAddChdir(&actions, directory),
         ]
         // Descriptors Milepost inherited without close-on-exec (a supervisor's pipe, a socket)
@@ -32,7 +34,7 @@ package enum Spawn {
             actionResults.append(closeFrom(&actions, 3))
         }
         if let failure = actionResults.first(where: { $0 != 0 }) {
-            throw ChildProcess.SpawnError.program(program, errno: failure)
+            throw ChildProcess.SpawnError.program(program, errno: Errno(rawValue: failure))
         }
 
         var attributes = posix_spawnattr_t()
@@ -53,7 +55,7 @@ package enum Spawn {
             posix_spawnattr_setflags(&attributes, Int16(flags)),
         ]
         if let failure = attributeResults.first(where: { $0 != 0 }) {
-            throw ChildProcess.SpawnError.program(program, errno: failure)
+            throw ChildProcess.SpawnError.program(program, errno: Errno(rawValue: failure))
         }
 
         let argv = arguments.map { strdup($0) } + [nil]
@@ -68,20 +70,20 @@ package enum Spawn {
             case 0: return pid
             case ENOENT, ENOTDIR: continue
             case EACCES: denied = true
-            default: throw ChildProcess.SpawnError.program(program, errno: result)
+            default: throw ChildProcess.SpawnError.program(program, errno: Errno(rawValue: result))
             }
         }
-        throw ChildProcess.SpawnError.program(program, errno: denied ? EACCES : ENOENT)
+        throw ChildProcess.SpawnError.program(program, errno: denied ? .permissionDenied : .noSuchFileOrDirectory)
     }
 
     /// A pipe for the child's stderr or stdout: both ends close on exec, so no other child inherits them.
     /// - throws: `ChildProcess.SpawnError` naming `program`.
-    package static func pipe(for program: String) throws -> (read: Int32, write: Int32) {
-        var descriptors: [Int32] = [-1, -1]
-        guard GNULibC.pipe2(&descriptors, O_CLOEXEC) == 0 else {
-            throw ChildProcess.SpawnError.program(program, errno: errno)
+    package static func pipe(for program: String) throws -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
+        do throws(Errno) {
+            return try FileDescriptor.pipe(options: .closeOnExec)
+        } catch {
+            throw ChildProcess.SpawnError.program(program, errno: error)
         }
-        return (descriptors[0], descriptors[1])
     }
 
     /// Paths to try for `program`: itself when it has a slash, else one per `searchPath` entry
@@ -97,15 +99,17 @@ package enum Spawn {
     /// Tells a bad working directory apart from a missing program, which `posix_spawn`
     /// reports with the same errno.
     private static func checkDirectory(_ directory: String) throws {
-        var status = stat()
-        if stat(directory, &status) != 0 {
-            throw ChildProcess.SpawnError.directory(directory, errno: errno)
+        let status: Stat
+        do throws(Errno) {
+            status = try Stat(FilePath(directory))
+        } catch {
+            throw ChildProcess.SpawnError.directory(directory, errno: error)
         }
-        if status.st_mode & S_IFMT != S_IFDIR {
-            throw ChildProcess.SpawnError.directory(directory, errno: ENOTDIR)
+        if status.type != .directory {
+            throw ChildProcess.SpawnError.directory(directory, errno: .notDirectory)
         }
         if access(directory, X_OK) != 0 {
-            throw ChildProcess.SpawnError.directory(directory, errno: errno)
+            throw ChildProcess.SpawnError.directory(directory, errno: Errno(rawValue: errno))
         }
     }
 }

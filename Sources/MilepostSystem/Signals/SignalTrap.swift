@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+package import SystemPackage
 
 /// Hands signals (by default SIGINT and SIGTERM) to a callback instead of their default action,
 /// which ends the process — or does nothing at all when we are PID 1 in a container.
@@ -65,16 +66,20 @@ package final class SignalTrap: Sendable {
 
     /// The relay pipe could not be created; `errno` says why.
     package struct SetupError: Error, CustomStringConvertible {
-        package var errno: Int32
-        package var description: String { "cannot trap signals: \(String(cString: strerror(errno)))" }
+        package var errno: Errno
+        package var description: String { "cannot trap signals: \(errno)" }
     }
 
     /// Creates the process-wide relay pipe and its reading thread; returns the write end.
     /// Never closed, so a handler still running during `uninstall` never writes to a reused descriptor.
     private static func startRelay() throws -> Int32 {
-        var descriptors: [Int32] = [-1, -1]
-        guard GNULibC.pipe2(&descriptors, O_CLOEXEC | O_NONBLOCK) == 0 else { throw SetupError(errno: errno) }
-        let readEnd = descriptors[0]
+        let pipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do throws(Errno) {
+            pipe = try FileDescriptor.pipe(options: [.closeOnExec, .nonBlocking])
+        } catch {
+            throw SetupError(errno: error)
+        }
+        let readEnd = pipe.readEnd.rawValue
         _ = fcntl(readEnd, F_SETFL, 0)  // The thread blocks on reads; the handler must never block on writes.
         Thread {
             var byte: UInt8 = 0
@@ -88,7 +93,7 @@ package final class SignalTrap: Sendable {
                 }
             }
         }.start()
-        return descriptors[1]
+        return pipe.writeEnd.rawValue
     }
 }
 

@@ -10,9 +10,14 @@ public struct FileStore: MilepostStore {
     /// A store in `directory` (created on the first write, never by a read).
     public init(directory: String) { self.directory = directory }
 
-    var stateFile: StateFile { StateFile(path: directory + "/state.json", directory: directory) }
-    var journalFile: JournalFile { JournalFile(path: directory + "/journal.jsonl", directory: directory) }
-    var lockFile: LockFile { LockFile(path: directory + "/lock") }
+    /// The directory, opened for reading; nil when it does not exist (nothing is stored yet).
+    private func openedDirectory() throws -> StoreDirectory? {
+        do throws(FileCallError) {
+            return try StoreDirectory.openIfExists(directory)
+        } catch {
+            throw StoreError(error)
+        }
+    }
 
     // MARK: - Reading (creates and modifies nothing)
 
@@ -23,16 +28,22 @@ public struct FileStore: MilepostStore {
     /// `readState()` on the calling thread, without suspending: lets a process's pre-start path
     /// answer before any task or thread starts (see `Runner.upToDate(_:at:)`).
     public func readStateSynchronously() throws -> StoredState? {
-        try stateFile.read()
+        try openedDirectory().flatMap { try StateFile(directory: $0).read() }
     }
 
     public func readJournal() async throws -> [JournalRecord] {
-        try journalFile.read()
+        try openedDirectory().map { try JournalFile(directory: $0).read() } ?? []
+    }
+
+    /// Reads the file backwards only as far as the last `count` records go.
+    public func readJournal(last count: Int) async throws -> [JournalRecord] {
+        try openedDirectory().map { try JournalFile(directory: $0).read(last: count) } ?? []
     }
 
     public func lockHolder() async throws -> LockHolder? {
+        guard let opened = try openedDirectory() else { return nil }
         do throws(FileCallError) {
-            return try lockFile.currentHolder()
+            return try LockFile(directory: opened).currentHolder()
         } catch {
             throw StoreError(error)
         }
@@ -43,18 +54,20 @@ public struct FileStore: MilepostStore {
     /// Creates the directory if needed, takes the lock (see `LockFile`), records `holder` in the
     /// lock file, removes temp files left by crashed writers and cuts a torn journal line.
     public func lock(timeout: Duration, holder: LockHolder) async throws -> any LockedStore {
+        let opened: StoreDirectory
         let descriptor: Int32
         do {
             try FileCalls.makeDirectories(directory, mode: 0o755)
-            descriptor = try await lockFile.acquire(timeout: timeout, location: location)
+            opened = try StoreDirectory.open(directory)
+            descriptor = try await LockFile(directory: opened).acquire(timeout: timeout, location: location)
         } catch let error as FileCallError {
             throw StoreError(error)
         }
-        let locked = LockedFileStore(store: self, lockDescriptor: descriptor)
+        let locked = LockedFileStore(directory: opened, lockDescriptor: descriptor)
         do throws(FileCallError) {
-            try LockFile.record(holder, in: descriptor, lockFile.path)
-            try stateFile.removeStaleTempFiles()
-            try journalFile.repairTail()
+            try LockFile.record(holder, in: descriptor, LockFile(directory: opened).path)
+            try StateFile(directory: opened).removeStaleTempFiles()
+            try JournalFile(directory: opened).repairTail()
         } catch {
             await locked.release()
             throw StoreError(error)

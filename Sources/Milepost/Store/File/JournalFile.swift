@@ -4,9 +4,10 @@ import MilepostSystem
 
 /// `journal.jsonl`: one compact JSON record per line, appended and never rewritten.
 struct JournalFile {
-    let path: String
     /// The directory holding it, fsynced when a durable batch creates the file.
-    let directory: String
+    let directory: StoreDirectory
+    static let name = "journal.jsonl"
+    var path: String { directory.path(of: Self.name) }
 
     private static let newline = UInt8(ascii: "\n")
 
@@ -18,21 +19,70 @@ struct JournalFile {
     func read() throws -> [JournalRecord] {
         let bytes: [UInt8]
         do throws(FileCallError) {
-            guard let descriptor = try FileCalls.openIfExists(path, O_RDONLY | O_CLOEXEC) else { return [] }
+            guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return [] }
             defer { FileCalls.close(descriptor) }
             bytes = try FileCalls.readToEnd(descriptor, path)
         } catch {
             throw StoreError(error)
         }
-        let decoder = JSONDecoder()
         var lines = bytes.split(separator: Self.newline, omittingEmptySubsequences: false)
         lines.removeLast()  // After the last newline: empty, or a torn line.
-        return try lines.enumerated().map { index, line in
-            do {
-                return try decoder.decode(JournalRecord.self, from: Data(line))
-            } catch let error as DecodingError {
-                throw StoreError.io(location: path, reason: "line \(index + 1) is not a journal record: \(error.summary)")
+        let decoder = JSONDecoder()
+        return try lines.enumerated().map { index, line throws(StoreError) in
+            try decode(line, at: "line \(index + 1)", with: decoder)
+        }
+    }
+
+    /// The last `count` complete records, oldest first; fewer when the file has fewer. Reads the
+    /// file backwards in 64 KiB chunks only as far as those records go, so the cost does not
+    /// grow with the journal. A torn last line is ignored.
+    /// - throws: `StoreError.io` naming the line (by its offset from the start) when one of those
+    ///   lines is not a record.
+    func read(last count: Int) throws -> [JournalRecord] {
+        guard count > 0 else { return [] }
+        var tail: [UInt8] = []
+        var start = 0
+        do throws(FileCallError) {
+            guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return [] }
+            defer { FileCalls.close(descriptor) }
+            let size = try FileCalls.size(descriptor, path)
+            start = size
+            // count + 1 newlines: the one that ends the line before the first wanted, and `count` more.
+            var newlines = 0
+            var chunks: [[UInt8]] = []
+            while start > 0, newlines <= count {
+                let chunkStart = max(0, start - Self.chunkSize)
+                let chunk = try FileCalls.read(descriptor, count: start - chunkStart, at: chunkStart, path)
+                newlines += chunk.count { $0 == Self.newline }
+                chunks.append(chunk)
+                start = chunkStart
             }
+            tail = Array(chunks.reversed().joined())
+        } catch {
+            throw StoreError(error)
+        }
+        var lines = tail.split(separator: Self.newline, omittingEmptySubsequences: false)
+        lines.removeLast()  // After the last newline: empty, or a torn line.
+        // When the read stopped before the start of the file, the first line is (maybe) cut; it
+        // is never among the last `count`, since the tail holds more than `count` newlines.
+        let decoder = JSONDecoder()
+        return try lines.suffix(count).map { line throws(StoreError) in
+            try decode(line, at: "the line at byte \(start + line.startIndex)", with: decoder)
+        }
+    }
+
+    private static let chunkSize = 64 * 1024
+
+    /// One line as a record.
+    /// - throws: `StoreError.io` naming the line `place` and what is wrong with it.
+    private func decode(
+        _ line: ArraySlice<UInt8>, at place: String, with decoder: JSONDecoder
+    ) throws(StoreError) -> JournalRecord {
+        do {
+            return try decoder.decode(JournalRecord.self, from: Data(line))
+        } catch {
+            let problem = (error as? DecodingError)?.summary ?? "\(error)"
+            throw .io(location: path, reason: .malformed("\(place) is not a journal record: \(problem)"))
         }
     }
 
@@ -41,7 +91,7 @@ struct JournalFile {
     /// Appends each record with one `write(2)` of one line, then fsyncs when any record is durable.
     func append(_ records: [JournalRecord]) throws(FileCallError) {
         guard !records.isEmpty else { return }
-        let descriptor = try FileCalls.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o644)
+        let descriptor = try directory.open(Self.name, O_WRONLY | O_APPEND | O_CREAT, mode: 0o644)
         defer { FileCalls.close(descriptor) }
         let isNew = try FileCalls.size(descriptor, path) == 0
         for record in records {
@@ -49,13 +99,13 @@ struct JournalFile {
         }
         guard records.contains(where: \.isDurable) else { return }
         try FileCalls.sync(descriptor, path)
-        if isNew { try FileCalls.syncDirectory(directory) }
+        if isNew { try directory.sync() }
     }
 
     /// Cuts a torn last line (the normal artefact of a crash mid-append, possibly mid-character)
     /// by truncating the file to just after its last newline, so the next append starts a line.
     func repairTail() throws(FileCallError) {
-        guard let descriptor = try FileCalls.openIfExists(path, O_RDWR | O_CLOEXEC) else { return }
+        guard let descriptor = try directory.openIfExists(Self.name, O_RDWR) else { return }
         defer { FileCalls.close(descriptor) }
         var end = try FileCalls.size(descriptor, path)
         guard end > 0, try FileCalls.read(descriptor, count: 1, at: end - 1, path) != [Self.newline] else { return }

@@ -6,13 +6,15 @@ import MilepostSystem
 /// and dies with the process, so a crashed holder never blocks anyone. The file is never renamed
 /// or deleted; its content names the holder, for messages only.
 struct LockFile {
-    let path: String
+    let directory: StoreDirectory
+    static let name = "lock"
+    var path: String { directory.path(of: Self.name) }
 
     /// The holder named in the file while someone holds the lock; nil when there is no lock file,
     /// nobody holds the lock, or the content is unreadable. Probes with a shared non-blocking
     /// lock on a read-only descriptor, released at once, so it modifies nothing.
     func currentHolder() throws(FileCallError) -> LockHolder? {
-        guard let descriptor = try FileCalls.openIfExists(path, O_RDONLY | O_CLOEXEC) else { return nil }
+        guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return nil }
         defer { FileCalls.close(descriptor) }
         if try FileCalls.tryLock(descriptor, LOCK_SH, path) {
             FileCalls.unlock(descriptor)
@@ -27,7 +29,7 @@ struct LockFile {
     /// - throws: `StoreError.lockTimeout` naming `location` and the holder when the wait runs out;
     ///   `CancellationError` when the task is cancelled while waiting.
     func acquire(timeout: Duration, location: String) async throws -> Int32 {
-        let descriptor = try FileCalls.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o644)
+        let descriptor = try directory.open(Self.name, O_RDWR | O_CREAT, mode: 0o644)
         do {
             let deadline = ContinuousClock.now + timeout
             while try !FileCalls.tryLock(descriptor, LOCK_EX, path) {

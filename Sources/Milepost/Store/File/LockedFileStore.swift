@@ -2,14 +2,19 @@ import MilepostSystem
 import Synchronization
 
 /// A file store whose lock this process holds through an open descriptor of its `lock` file.
-/// Operations are serialized; releasing waits for the one in progress.
+/// Every file is reached through the directory opened when the lock was taken. Operations are
+/// serialized; releasing waits for the one in progress.
 final class LockedFileStore: LockedStore {
-    private let store: FileStore
+    private let stateFile: StateFile
+    private let journalFile: JournalFile
+    private let lockFile: LockFile
     /// The descriptor holding the `flock`; nil once released.
     private let lockDescriptor: Mutex<Int32?>
 
-    init(store: FileStore, lockDescriptor: Int32) {
-        self.store = store
+    init(directory: StoreDirectory, lockDescriptor: Int32) {
+        stateFile = StateFile(directory: directory)
+        journalFile = JournalFile(directory: directory)
+        lockFile = LockFile(directory: directory)
         self.lockDescriptor = Mutex(lockDescriptor)
     }
 
@@ -19,20 +24,20 @@ final class LockedFileStore: LockedStore {
     }
 
     func readState() async throws -> StoredState? {
-        try whileHeld { try store.stateFile.read() }
+        try whileHeld { try stateFile.read() }
     }
 
     /// Refuses to replace a state file that exists but cannot be read: it is never overwritten.
     func commit(_ state: StoredState, journal records: [JournalRecord]) async throws {
         try whileHeld {
-            _ = try store.stateFile.read()
-            try store.stateFile.write(state)
-            try store.journalFile.append(records)
+            _ = try stateFile.read()
+            try stateFile.write(state)
+            try journalFile.append(records)
         }
     }
 
     func append(_ records: [JournalRecord]) async throws {
-        try whileHeld { try store.journalFile.append(records) }
+        try whileHeld { try journalFile.append(records) }
     }
 
     func release() async {
@@ -42,7 +47,7 @@ final class LockedFileStore: LockedStore {
     /// Runs `body` under the mutex, with file-call failures reported as `StoreError.io`.
     private func whileHeld<Result: Sendable>(_ body: () throws -> Result) throws -> Result {
         try lockDescriptor.withLock { descriptor in
-            precondition(descriptor != nil, "a LockedStore of \(store.location) was used after release()")
+            precondition(descriptor != nil, "a LockedStore of \(stateFile.directory.path) was used after release()")
             do {
                 return try body()
             } catch let error as FileCallError {
@@ -56,7 +61,7 @@ final class LockedFileStore: LockedStore {
     private func releaseNow() {
         lockDescriptor.withLock { descriptor in
             guard let held = descriptor else { return }
-            LockFile.clear(held, store.lockFile.path)
+            LockFile.clear(held, lockFile.path)
             FileCalls.close(held)
             descriptor = nil
         }

@@ -4,9 +4,10 @@ import MilepostSystem
 
 /// `state.json`: the stored state as pretty-printed JSON, replaced atomically.
 struct StateFile {
-    let path: String
     /// The directory holding it, fsynced after each replacement.
-    let directory: String
+    let directory: StoreDirectory
+    static let name = "state.json"
+    var path: String { directory.path(of: Self.name) }
 
     /// The prefix of the temp files of `write(_:)`; leftovers of a crashed writer start with it.
     static let tempPrefix = "state.json.tmp."
@@ -19,42 +20,14 @@ struct StateFile {
     func read() throws -> StoredState? {
         let bytes: [UInt8]
         do throws(FileCallError) {
-            guard let descriptor = try FileCalls.openIfExists(path, O_RDONLY | O_CLOEXEC) else { return nil }
+            guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return nil }
             defer { FileCalls.close(descriptor) }
             bytes = try FileCalls.readToEnd(descriptor, path)
         } catch {
-            throw unreadable(error.reason)
+            throw StoreError.unreadableState(error)
         }
-        guard !bytes.isEmpty else { throw unreadable("the file is empty") }
-        let data = Data(bytes)
-        let decoder = JSONDecoder()
-        // One parse when the file is good (this is the pre-start path); the probe runs only on a
-        // failure, so that a newer format is named as such rather than by the field it broke.
-        do {
-            let state = try decoder.decode(StoredState.self, from: data)
-            try checkFormat(state.format)
-            return state
-        } catch let error as DecodingError {
-            if let format = try? decoder.decode(FormatProbe.self, from: data).format { try checkFormat(format) }
-            throw unreadable(error.summary)
-        }
-    }
-
-    private func checkFormat(_ format: Int) throws(StoreError) {
-        guard (1...StoredState.currentFormat).contains(format) else {
-            throw unreadable(
-                "format \(format) is not one this version of Milepost knows "
-                    + "(it reads format 1 to \(StoredState.currentFormat)); upgrade Milepost")
-        }
-    }
-
-    private func unreadable(_ reason: String) -> StoreError {
-        .unreadableState(location: path, reason: reason)
-    }
-
-    /// Just the `format` field, read when the whole state does not decode.
-    private struct FormatProbe: Decodable {
-        var format: Int
+        guard !bytes.isEmpty else { throw StoreError.unreadableState(location: path, reason: .malformed("the file is empty")) }
+        return try StoredState.decode(json: bytes, location: path)
     }
 
     // MARK: - Writing
@@ -63,27 +36,28 @@ struct StateFile {
     /// fsynced, renamed over the file, then the directory fsynced.
     func write(_ state: StoredState) throws(FileCallError) {
         let bytes = Self.encode(state)
-        let tempPath = directory + "/" + Self.tempPrefix + "\(ProcessIdentity.pid).\(UInt32.random(in: .min ... .max))"
-        let descriptor = try FileCalls.open(tempPath, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode: 0o600)
+        let tempName = Self.tempPrefix + "\(ProcessIdentity.pid).\(UInt32.random(in: .min ... .max))"
+        let tempPath = directory.path(of: tempName)
+        let descriptor = try directory.open(tempName, O_CREAT | O_EXCL | O_WRONLY, mode: 0o600)
         do throws(FileCallError) {
             defer { FileCalls.close(descriptor) }
             try FileCalls.write(descriptor, bytes, tempPath)
             FailPoint.stateAfterTempWrite.reach()
             try FileCalls.sync(descriptor, tempPath)
             FailPoint.stateAfterFsync.reach()
-            try FileCalls.rename(tempPath, to: path)
+            try directory.rename(tempName, to: Self.name)
         } catch {
-            try? FileCalls.remove(tempPath)
+            try? directory.remove(tempName)
             throw error
         }
         FailPoint.stateAfterRename.reach()
-        try FileCalls.syncDirectory(directory)
+        try directory.sync()
     }
 
     /// Removes the temp files left by writers that crashed before their rename.
     func removeStaleTempFiles() throws(FileCallError) {
-        for name in try FileCalls.entries(directory) where name.hasPrefix(Self.tempPrefix) {
-            try FileCalls.remove(directory + "/" + name)
+        for name in try directory.entries() where name.hasPrefix(Self.tempPrefix) {
+            try directory.remove(name)
         }
     }
 

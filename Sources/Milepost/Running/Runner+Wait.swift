@@ -1,0 +1,73 @@
+import MilepostSystem
+
+/// `milepost wait`: for replicas that must not run steps themselves, only wait until another
+/// runner has brought the store to a version.
+extension Runner {
+    /// How a wait ended.
+    public enum WaitOutcome: String, Sendable {
+        /// The stored version is at or above the target, nothing interrupted or failed (exit 0).
+        case reached
+        /// A step failed and no run holds the lock to retry it (exit 1).
+        case failed
+        /// A step was interrupted and no run holds the lock (exit 2): it needs `resolve` (or a run,
+        /// if it is idempotent).
+        case blocked
+        /// The timeout passed first (exit 75).
+        case timedOut = "timed-out"
+    }
+
+    /// What `wait(for:timeout:interval:)` saw last.
+    public struct WaitReport: Sendable {
+        public let outcome: WaitOutcome
+        public let target: Version
+        /// The state as last read; nil when nothing was stored.
+        public let state: StoredState?
+        /// How long the wait took.
+        public let waited: Duration
+    }
+
+    /// Polls the stored state every `interval` — a read that takes no lock and holds no
+    /// transaction, like `status` — until the stored version is at or above `target` with nothing
+    /// interrupted or failed, or a step is interrupted or failed while no run holds the lock (a run
+    /// holding it may still finish or retry it), or `timeout` passes. A store that cannot be
+    /// reached is tried again until the timeout (the database may start after the waiting replica).
+    /// - throws: `StoreError` (the last `.unreachable` one when the store was never reached before
+    ///   the timeout, any other at once), `Version.ParseError` for a bad stored version.
+    public func wait(for target: Version, timeout: Duration, interval: Duration = .milliseconds(500)) async throws -> WaitReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var unreachable: StoreError?
+        while true {
+            var state: StoredState?
+            do {
+                state = try await store.readState()
+                unreachable = nil
+                if let outcome = try await settled(state, at: target) {
+                    return WaitReport(outcome: outcome, target: target, state: state, waited: clock.now - started)
+                }
+            } catch let error as StoreError {
+                guard case .unreachable = error else { throw error }
+                unreachable = error
+            }
+            let remaining = started + timeout - clock.now
+            guard remaining > .zero else {
+                if let unreachable { throw unreachable }
+                return WaitReport(outcome: .timedOut, target: target, state: state, waited: clock.now - started)
+            }
+            try await Task.sleep(for: min(interval, remaining))
+        }
+    }
+
+    /// The outcome `state` settles, or nil to keep waiting.
+    private func settled(_ state: StoredState?, at target: Version) async throws -> WaitOutcome? {
+        guard let state else { return nil }
+        if state.inProgress != nil || state.failed != nil {
+            // Reading the lock costs another query: only when something is unfinished. A run that
+            // ended between the two reads released the lock: the state must be read again unchanged.
+            if try await store.lockHolder() != nil { return nil }
+            guard try await store.readState() == state else { return nil }
+            return state.inProgress != nil ? .blocked : .failed
+        }
+        return try storedVersion(state) >= target ? .reached : nil
+    }
+}

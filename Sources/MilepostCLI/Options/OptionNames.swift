@@ -1,0 +1,16 @@
+/// The long names of the options `run` takes, in one place: the parser declares each option with
+/// its name from here (`.customLong(OptionNames.store)`) and `PreStart` reads the same names, so
+/// renaming an option cannot silently turn the fast path off. `PreStartTests` checks the two
+/// against the parser's own list of `run`'s options.
+enum OptionNames {
+    static let store = "store"
+    static let manifest = "manifest"
+    static let maxManifestSize = "max-manifest-size"
+    static let to = "to"
+    static let dryRun = "dry-run"
+    static let lockTimeout = "lock-timeout"
+    static let terminationGrace = "termination-grace"
+    static let allowDowngrade = "allow-downgrade"
+    static let format = "format"
+    static let logLevel = "log-level"
+}

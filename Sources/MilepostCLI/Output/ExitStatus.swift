@@ -1,0 +1,45 @@
+import ArgumentParser
+
+/// Every exit status of `milepost`, in one table: its code and what it means. The root command's
+/// help lists them from here; `CommandFailure` and the commands map their outcomes to them.
+enum ExitStatus: Int32, CaseIterable {
+    case ok = 0
+    case stepFailed = 1
+    case needsResolve = 2
+    case downgradeRefused = 3
+    case notReady = 4
+    /// A bad flag or value, an empty setting (ArgumentParser's `ValidationError` is 64 too).
+    case usage = 64
+    case invalidManifest = 65
+    case manifestNotFound = 66
+    case storeUnreachable = 69
+    case storeIO = 74
+    case lockTimeout = 75
+
+    var meaning: String {
+        switch self {
+        case .ok: "ok or nothing to do"
+        case .stepFailed: "a step failed"
+        case .needsResolve: "an interrupted step needs `resolve`"
+        case .downgradeRefused: "downgrade refused"
+        case .notReady: "`status --check` found pending steps"
+        case .usage: "usage"
+        case .invalidManifest: "invalid manifest (or a warning under `validate --strict`)"
+        case .manifestNotFound: "manifest not found"
+        case .storeUnreachable: "store unreachable"
+        case .storeIO: "state or journal I/O error"
+        case .lockTimeout: "lock not acquired in time"
+        }
+    }
+
+    /// The status a signal ends a run with: 128 + n (`SignalCancellation.exitStatus`).
+    static let signalled = "128 + n interrupted by a signal (129 SIGHUP, 130 SIGINT, 131 SIGQUIT, 143 SIGTERM)"
+
+    /// The help's list: `0 ok or nothing to do, 1 a step failed, …`.
+    static var summary: String {
+        (allCases.map { "\($0.rawValue) \($0.meaning)" } + [signalled]).joined(separator: ", ")
+    }
+
+    /// Ends the command with this status.
+    var exit: ExitCode { ExitCode(rawValue) }
+}
