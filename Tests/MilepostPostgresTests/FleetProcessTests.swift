@@ -5,8 +5,9 @@ import Testing
 /// Real `milepost` processes against the real test server: the fleet guarantees.
 @Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
 struct FleetProcessTests {
-    /// A step that writes its shell's pid to `step.pid`, then sleeps until killed.
-    static let sleeper = #"{name: exec, id: slow, with: {command: [sh, -c, 'echo $$ > step.pid; exec sleep 60']}}"#
+    /// A step that writes its shell's pid to `step.pid`, then sleeps until killed (5 minutes: longer
+    /// than a test may be starved of the pool by the blocking tests that run beside it).
+    static let sleeper = #"{name: exec, id: slow, with: {command: [sh, -c, 'echo $$ > step.pid; exec sleep 300']}}"#
 
     @Test func twentyRunnersAtOnceOnAnEmptyDatabaseRunEveryStepExactlyOnce() async throws {
         let url = try await TestServer.freshDatabase()

@@ -63,11 +63,14 @@ final class TestDirectory: Sendable {
     /// Polls until `name` exists and is not empty, for at most `limit`; returns its content.
     func waitFor(_ name: String, limit: Duration = .seconds(60)) async throws -> String {
         let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+        while true {
+            // Looks once more after the deadline: a task starved of the pool past it (blocking tests
+            // run beside this one) must still see a file that appeared meanwhile.
+            let late = ContinuousClock.now >= deadline
             if let text = read(name), text.hasSuffix("\n") { return text }
+            if late { throw NeverAppeared(name: name) }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw NeverAppeared(name: name)
     }
 
     struct NeverAppeared: Error {
