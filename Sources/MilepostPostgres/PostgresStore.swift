@@ -43,6 +43,10 @@ public struct PostgresStore: MilepostStore {
         try await reading { try await queries.journal(on: $0) }
     }
 
+    public func readJournal(last count: Int) async throws -> [JournalRecord] {
+        try await reading { try await queries.journal(last: count, on: $0) }
+    }
+
     public func lockHolder() async throws -> LockHolder? {
         try await reading { try await advisoryLock.holder(on: $0) }
     }

@@ -106,4 +106,26 @@ import Testing
         #expect(location == path)
         #expect(reason.description.hasPrefix("line 2 is not a journal record: "), "\(reason)")
     }
+
+    /// The tail read gives exactly the whole read's last records, across 64 KiB chunk boundaries,
+    /// ignores a torn last line, and never reads (so never trips on) a bad line before its records.
+    @Test func readingTheLastRecordsMatchesTheWholeJournal() async throws {
+        let directory = scratch.directory
+        let store = FileStore(directory: directory)
+        let locked = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
+        let many = (1...3_000).map { StoreFixture.record(.stepSucceeded, step: "1/step-\($0)") }
+        try await locked.append(many)
+        await locked.release()
+        for count in [1, 2, 255, 256, 700, 2_999, 3_000, 5_000] {
+            #expect(try await store.readJournal(last: count) == Array(many.suffix(count)), "last \(count)")
+        }
+
+        let path = directory + "/journal.jsonl"
+        let bytes = try StoreFixture.bytes(path)
+        try StoreFixture.write(Array("not a record\n".utf8) + bytes + Array(#"{"torn"#.utf8), to: path)
+        #expect(try await store.readJournal(last: 3_000) == many)
+        let error = try await #require(throws: StoreError.self) { try await store.readJournal(last: 3_001) }
+        #expect(error == .io(location: path, reason: .malformed(
+            "the line at byte 0 is not a journal record: The given data was not valid JSON.")), "\(error)")
+    }
 }

@@ -118,9 +118,12 @@ public struct Runner: Sendable {
         return try plan(manifest, state: state, to: target, lockHolder: try await store.lockHolder())
     }
 
-    /// Plans from the stored version, or the manifest's baseline when nothing is stored.
+    /// Plans from the stored version, or the manifest's baseline when nothing is stored. Every
+    /// path that meets a manifest with the state plans through here.
     /// - parameter lockHolder: who holds the lock, when the caller does not: tells a running step from an interrupted one.
+    /// - throws: `OtherApplicationError` when the state is another application's.
     func plan(_ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil) throws -> Plan {
+        try OtherApplicationError.check(manifest, state, store: store.location)
         let (from, origin): (Version, Plan.Origin) =
             if let state { (try storedVersion(state), .stored) } else { (manifest.baseline, .baseline) }
         return Planner.plan(manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder)

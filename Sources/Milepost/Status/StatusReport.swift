@@ -49,7 +49,7 @@ extension Runner {
     /// Reads the state, the journal and the lock, and compares them with `manifest` if given. Writes nothing.
     public func status(manifest: Manifest?, to target: Version?) async throws -> StatusReport {
         let state = try await store.readState()
-        let journal = try await store.readJournal()
+        let lastRun = try await lastRun()
         let holder = try await store.lockHolder()
         var plan: Plan?
         var drift: [StatusReport.Drift] = []
@@ -64,8 +64,28 @@ extension Runner {
             }
         }
         return StatusReport(
-            store: store.location, state: state, lastRun: Self.lastRun(in: journal), lockHolder: holder, plan: plan,
+            store: store.location, state: state, lastRun: lastRun, lockHolder: holder, plan: plan,
             drift: drift)
+    }
+
+    /// The last run, from the end of the journal: the last 256 records, then 16 times more until
+    /// a `run-started` is among them, so a long journal costs nothing. A journal line that is not
+    /// a record is logged as a warning and the last run is unknown: the journal is the log, the
+    /// state decides, so `status --check` (a readiness gate) answers from the state.
+    func lastRun() async throws -> StatusReport.LastRun? {
+        var count = 256
+        while true {
+            let tail: [JournalRecord]
+            do {
+                tail = try await store.readJournal(last: count)
+            } catch let error as StoreError {
+                guard case .io(_, .malformed) = error else { throw error }
+                logger.warning("the last run is unknown: \(error)")
+                return nil
+            }
+            if tail.count < count || tail.contains(where: { $0.event == .runStarted }) { return Self.lastRun(in: tail) }
+            count *= 16
+        }
     }
 
     static func lastRun(in journal: [JournalRecord]) -> StatusReport.LastRun? {

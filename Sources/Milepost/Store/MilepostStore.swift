@@ -10,6 +10,10 @@ public protocol MilepostStore: Sendable {
     func readState() async throws -> StoredState?
     /// Every journal record, oldest first.
     func readJournal() async throws -> [JournalRecord]
+    /// The last `count` journal records, oldest first (fewer when the journal has fewer). Backs
+    /// `status` and `history --limit`, which must stay fast however long the journal grows: a
+    /// store should read only those records. The default reads the whole journal.
+    func readJournal(last count: Int) async throws -> [JournalRecord]
     /// The current holder of the lock, or nil when nobody holds it.
     func lockHolder() async throws -> LockHolder?
     /// Takes the store's exclusive lock, waiting up to `timeout`.
@@ -28,4 +32,10 @@ public protocol LockedStore: Sendable {
     func append(_ records: [JournalRecord]) async throws
     /// Releases the lock.
     func release() async
+}
+
+extension MilepostStore {
+    public func readJournal(last count: Int) async throws -> [JournalRecord] {
+        Array(try await readJournal().suffix(count))
+    }
 }

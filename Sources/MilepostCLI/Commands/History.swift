@@ -25,9 +25,16 @@ extension MilepostCommand {
 
         func run(in context: CommandContext) async throws {
             try await reportingFailures {
-                var records = try await store.open(in: context).readJournal()
-                if let run { records = records.filter { $0.run == run } }
-                if let limit { records = Array(records.suffix(limit)) }
+                let opened = try store.open(in: context)
+                var records: [JournalRecord]
+                if let run {
+                    records = try await opened.readJournal().filter { $0.run == run }
+                    if let limit { records = Array(records.suffix(limit)) }
+                } else if let limit {
+                    records = try await opened.readJournal(last: limit)
+                } else {
+                    records = try await opened.readJournal()
+                }
                 if format == .json {
                     try JSONOutput.print(HistoryDocument(records: records))
                 } else {

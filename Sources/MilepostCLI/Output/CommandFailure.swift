@@ -16,7 +16,7 @@ enum CommandFailure {
             case .lockTimeout: ExitStatus.lockTimeout.rawValue
             case .unreachable: ExitStatus.storeUnreachable.rawValue
             }
-        case is Runner.MaintenanceError: ExitStatus.usage.rawValue
+        case is Runner.MaintenanceError, is OtherApplicationError: ExitStatus.usage.rawValue
         case let error as SignalCancellation.Interrupted: error.exitStatus
         default: ExitStatus.stepFailed.rawValue
         }

@@ -29,7 +29,20 @@ struct StateQueries: Sendable {
 
     /// Every journal record, oldest first; none when the tables do not exist yet.
     func journal(on session: PostgresSession) async throws -> [JournalRecord] {
-        let rows = try await session.queryIfCreated("SELECT record::text FROM \(schema.journal) ORDER BY seq") ?? []
+        try records(try await session.queryIfCreated("SELECT record::text FROM \(schema.journal) ORDER BY seq") ?? [])
+    }
+
+    /// The last `count` journal records, oldest first; none when the tables do not exist yet.
+    func journal(last count: Int, on session: PostgresSession) async throws -> [JournalRecord] {
+        let sql = """
+            SELECT record::text FROM (
+                SELECT seq, record FROM \(schema.journal) ORDER BY seq DESC LIMIT $1::bigint
+            ) last ORDER BY seq
+            """
+        return try records(try await session.queryIfCreated(sql, [String(count)]) ?? [])
+    }
+
+    private func records(_ rows: [[String?]]) throws -> [JournalRecord] {
         let decoder = JSONDecoder()
         return try rows.map { row in
             do {

@@ -35,6 +35,11 @@ public struct FileStore: MilepostStore {
         try openedDirectory().map { try JournalFile(directory: $0).read() } ?? []
     }
 
+    /// Reads the file backwards only as far as the last `count` records go.
+    public func readJournal(last count: Int) async throws -> [JournalRecord] {
+        try openedDirectory().map { try JournalFile(directory: $0).read(last: count) } ?? []
+    }
+
     public func lockHolder() async throws -> LockHolder? {
         guard let opened = try openedDirectory() else { return nil }
         do throws(FileCallError) {

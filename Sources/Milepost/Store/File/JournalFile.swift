@@ -25,15 +25,64 @@ struct JournalFile {
         } catch {
             throw StoreError(error)
         }
-        let decoder = JSONDecoder()
         var lines = bytes.split(separator: Self.newline, omittingEmptySubsequences: false)
         lines.removeLast()  // After the last newline: empty, or a torn line.
-        return try lines.enumerated().map { index, line in
-            do {
-                return try decoder.decode(JournalRecord.self, from: Data(line))
-            } catch let error as DecodingError {
-                throw StoreError.io(location: path, reason: "line \(index + 1) is not a journal record: \(error.summary)")
+        let decoder = JSONDecoder()
+        return try lines.enumerated().map { index, line throws(StoreError) in
+            try decode(line, at: "line \(index + 1)", with: decoder)
+        }
+    }
+
+    /// The last `count` complete records, oldest first; fewer when the file has fewer. Reads the
+    /// file backwards in 64 KiB chunks only as far as those records go, so the cost does not
+    /// grow with the journal. A torn last line is ignored.
+    /// - throws: `StoreError.io` naming the line (by its offset from the start) when one of those
+    ///   lines is not a record.
+    func read(last count: Int) throws -> [JournalRecord] {
+        guard count > 0 else { return [] }
+        var tail: [UInt8] = []
+        var start = 0
+        do throws(FileCallError) {
+            guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return [] }
+            defer { FileCalls.close(descriptor) }
+            let size = try FileCalls.size(descriptor, path)
+            start = size
+            // count + 1 newlines: the one that ends the line before the first wanted, and `count` more.
+            var newlines = 0
+            var chunks: [[UInt8]] = []
+            while start > 0, newlines <= count {
+                let chunkStart = max(0, start - Self.chunkSize)
+                let chunk = try FileCalls.read(descriptor, count: start - chunkStart, at: chunkStart, path)
+                newlines += chunk.count { $0 == Self.newline }
+                chunks.append(chunk)
+                start = chunkStart
             }
+            tail = Array(chunks.reversed().joined())
+        } catch {
+            throw StoreError(error)
+        }
+        var lines = tail.split(separator: Self.newline, omittingEmptySubsequences: false)
+        lines.removeLast()  // After the last newline: empty, or a torn line.
+        // When the read stopped before the start of the file, the first line is (maybe) cut; it
+        // is never among the last `count`, since the tail holds more than `count` newlines.
+        let decoder = JSONDecoder()
+        return try lines.suffix(count).map { line throws(StoreError) in
+            try decode(line, at: "the line at byte \(start + line.startIndex)", with: decoder)
+        }
+    }
+
+    private static let chunkSize = 64 * 1024
+
+    /// One line as a record.
+    /// - throws: `StoreError.io` naming the line `place` and what is wrong with it.
+    private func decode(
+        _ line: ArraySlice<UInt8>, at place: String, with decoder: JSONDecoder
+    ) throws(StoreError) -> JournalRecord {
+        do {
+            return try decoder.decode(JournalRecord.self, from: Data(line))
+        } catch {
+            let problem = (error as? DecodingError)?.summary ?? "\(error)"
+            throw .io(location: path, reason: .malformed("\(place) is not a journal record: \(problem)"))
         }
     }
 

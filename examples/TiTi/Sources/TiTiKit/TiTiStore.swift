@@ -27,6 +27,10 @@ public struct TiTiStore: MilepostStore {
         try await files.readJournal()
     }
 
+    public func readJournal(last count: Int) async throws -> [JournalRecord] {
+        try await files.readJournal(last: count)
+    }
+
     public func lockHolder() async throws -> LockHolder? {
         try await files.lockHolder()
     }
