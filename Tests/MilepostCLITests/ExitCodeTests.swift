@@ -129,7 +129,12 @@ import Testing
         let holder = try Self.startLockHolder(in: work)
         defer { Self.stop(holder, in: work) }
         let (waiter, stdout, stderr) = try work.milepost.start(["run", "--to", "1", "--lock-timeout", "30s"])
-        usleep(300_000)
+        // Waiting for the lock means the lock file is open (signal handlers come before the lock);
+        // a fixed sleep sent SIGTERM before the handlers existed on a loaded machine.
+        let lock = URL(fileURLWithPath: work.path + "/.milepost/lock").resolvingSymlinksInPath().path
+        #expect(ReliabilityFixture.eventually {
+            ReliabilityRaceTests.openFiles(of: waiter.processIdentifier).contains(lock)
+        })
         kill(waiter.processIdentifier, SIGTERM)
         let result = MilepostBinary.finish(waiter, stdout, stderr)
         #expect(result.status == 143, "\(result.stderr)")

@@ -13,7 +13,7 @@ struct FleetLeaseTests {
 
     @Test(arguments: Route.allCases)
     func fiftyRunnersAtOnceRunEveryStepExactlyOnce(route: Route) async throws {
-        let url = route.url(try await TestServer.freshDatabase())
+        let url = route.url(try await TestServer.freshDatabase(), lease: "20s")
         let directory = try TestDirectory()
         try directory.write("""
             app: fleet

