@@ -65,7 +65,7 @@ public struct VersionHistory: Sendable, Equatable {
                 continue
             }
         }
-        if let state { add(Entry(version: state.version, at: state.updatedAt, run: nil, source: .state)) }
+        if let state { add(Entry(version: state.version.text, at: state.updatedAt, run: nil, source: .state)) }
         self.reached = reached
     }
 
