@@ -37,7 +37,7 @@ public struct Runner: Sendable {
             return try dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
         }
         return try await withLock(app: manifest.app) { locked, journal in
-            try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version)
+            try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version.text)
         }
     }
 
@@ -45,7 +45,7 @@ public struct Runner: Sendable {
     /// step is interrupted; nil when a full `run` is needed.
     /// - throws: `StoreError.unreadableState` for a bad stored version.
     public func upToDate(_ state: StoredState, at target: Version) throws -> RunReport? {
-        guard state.inProgress == nil, try storedVersion(state) == target else { return nil }
+        guard state.inProgress == nil, state.version == target else { return nil }
         return RunReport(
             outcome: .upToDate, run: nil, app: state.app, from: target, to: target, steps: [], plan: nil,
             interrupted: nil, doneByAnotherRunner: false)
@@ -125,7 +125,7 @@ public struct Runner: Sendable {
     func plan(_ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil) throws -> Plan {
         try OtherApplicationError.check(manifest, state, store: store.location)
         let (from, origin): (Version, Plan.Origin) =
-            if let state { (try storedVersion(state), .stored) } else { (manifest.baseline, .baseline) }
+            if let state { (state.version, .stored) } else { (manifest.baseline, .baseline) }
         return Planner.plan(manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder)
     }
 
@@ -174,7 +174,7 @@ public struct Runner: Sendable {
             RunReport(
                 outcome: outcome, run: outcome == .upToDate ? nil : journal.run, app: manifest.app, from: plan.from,
                 to: target, steps: steps, plan: plan, interrupted: interrupted,
-                doneByAnotherRunner: outcome == .upToDate && seenVersion != state?.version)
+                doneByAnotherRunner: outcome == .upToDate && seenVersion != state?.version.text)
         }
         let started = journal.record(.runStarted, from: plan.from, to: target)
         switch decide(plan, state: state, manifest: manifest) {
@@ -193,7 +193,7 @@ public struct Runner: Sendable {
         case .upToDate:
             return report(.upToDate)
         case .run(let steps):
-            var current = state ?? StoredState(app: manifest.app, version: plan.from.text, updatedAt: Timestamp.now())
+            var current = state ?? StoredState(app: manifest.app, version: plan.from, updatedAt: Timestamp.now())
             current.app = manifest.app ?? current.app
             try await locked.append([started])
             var results: [RunReport.StepResult] = []
@@ -215,7 +215,7 @@ public struct Runner: Sendable {
                     return report(outcome, steps: results)
                 }
             }
-            current.version = target.text
+            current.version = target
             current.updatedAt = Timestamp.now()
             try await locked.commit(current, journal: [
                 journal.record(.runFinished, from: plan.from, to: target, outcome: RunReport.Outcome.succeeded.rawValue)
@@ -292,13 +292,5 @@ public struct Runner: Sendable {
             try await step.definition.body(invocation, step.parameters)
         }
         return (outcome, DurationText.milliseconds(clock.now - startedAt))
-    }
-
-    func storedVersion(_ state: StoredState) throws -> Version {
-        do {
-            return try Version(parsing: state.version)
-        } catch {
-            throw StoreError.unreadableState(location: store.location, reason: "the stored version is invalid: \(error)")
-        }
     }
 }
