@@ -239,3 +239,19 @@ struct StepsDocument: Encodable {
     var command = "steps"
     var steps: [Step]
 }
+
+struct VersionsDocument: Encodable {
+    var format = JSONOutput.format
+    var command = "versions"
+    var current: String?
+    var previous: String?
+    var firstInstalled: String?
+    var reached: [VersionHistory.Entry]
+
+    init(_ history: VersionHistory) {
+        current = history.currentVersion
+        previous = history.previousVersion
+        firstInstalled = history.firstInstalledVersion
+        reached = history.reached
+    }
+}
