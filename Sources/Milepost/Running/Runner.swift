@@ -41,13 +41,20 @@ public struct Runner: Sendable {
         }
     }
 
-    /// The pre-start fast path's decision: the `.upToDate` report when `state` is at `target` and no
-    /// step is interrupted; nil when a full `run` is needed.
+    /// The up-to-date decision: the `.upToDate` report when the state is at `target` and no step
+    /// is interrupted; nil when a full `run` is needed.
     /// - throws: `StoreError.unreadableState` for a bad stored version.
     public func upToDate(_ state: StoredState, at target: Version) throws -> RunReport? {
-        guard state.inProgress == nil, try storedVersion(state) == target else { return nil }
+        _ = try storedVersion(state)
+        return upToDate(state.head, at: target)
+    }
+
+    /// The same decision from the state's head alone, as the pre-start fast path reads it
+    /// (`FileStore.readStateHeadSynchronously()`); a bad stored version is simply not up to date.
+    public func upToDate(_ head: StoredStateHead, at target: Version) -> RunReport? {
+        guard !head.hasStepInProgress, Version(head.version) == target else { return nil }
         return RunReport(
-            outcome: .upToDate, run: nil, app: state.app, from: target, to: target, steps: [], plan: nil,
+            outcome: .upToDate, run: nil, app: head.app, from: target, to: target, steps: [], plan: nil,
             interrupted: nil, doneByAnotherRunner: false)
     }
 
