@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "MilepostCLITests",
             dependencies: [
-                "MilepostCLI", "MilepostSystem", "MilepostTestSupport", "milepost",
+                "MilepostCLI", "MilepostSystem", "MilepostTestSupport", "MilepostYAML", "milepost",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings

@@ -17,7 +17,7 @@ struct MilepostCommand: AsyncParsableCommand {
         version: MilepostRelease.description,
         subcommands: [
             Validate.self, PlanCommand.self, Run.self, Wait.self, Status.self, History.self, Steps.self,
-            Baseline.self, Resolve.self,
+            Baseline.self, Resolve.self, Schema.self,
         ]
     )
 }

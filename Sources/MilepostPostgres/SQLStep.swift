@@ -1,5 +1,5 @@
-import Foundation
 import Milepost
+import MilepostSystem
 
 /// The built-in `sql` step (PostgreSQL store only): runs SQL given inline or in a file relative to
 /// the manifest, by default in the same transaction as its checkpoint.
@@ -34,6 +34,9 @@ enum SQLStep {
         var runsInCheckpointTransaction: Bool { transaction }
     }
 
+    /// The largest SQL file a step reads (64 MiB): it is sent to the server as one statement text.
+    static let maxFileBytes = 64 << 20
+
     @Sendable static func run(_ context: StepContext<Parameters>) async throws {
         guard let store = context.store as? LockedPostgresStore else {
             // The runner refuses the manifest before any step runs; reaching this is a programmer error.
@@ -43,12 +46,17 @@ enum SQLStep {
         if let sql = context.parameters.sql {
             text = sql
         } else {
-            let directory = URL(fileURLWithPath: context.manifestDirectory, isDirectory: true)
-            let path = URL(fileURLWithPath: context.parameters.file ?? "", relativeTo: directory).path
+            let path = context.manifestPath(context.parameters.file ?? "")
             do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw Failure(message: "cannot read \(path): \(error.localizedDescription)")
+                let bytes = try RegularFileReader.contents(path: path, maxBytes: maxFileBytes)
+                guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                    throw Failure(message: "cannot read \(path): it is not UTF-8 text")
+                }
+                text = decoded
+            } catch let error as RegularFileReader.Failure {
+                switch error {
+                case .unreadable(_, let reason), .refused(_, let reason): throw Failure(message: "cannot read \(path): \(reason)")
+                }
             }
         }
         context.logger.debug("sql: \(text.count) characters, transaction: \(context.parameters.transaction)")

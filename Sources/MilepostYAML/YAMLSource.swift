@@ -1,3 +1,5 @@
+import MilepostSystem
+
 /// Reads a YAML file safely: regular files only, never more than the size cap + 1 bytes.
 public enum YAMLSource {
     public enum ReadError: Error, Sendable, Hashable {
@@ -7,10 +9,23 @@ public enum YAMLSource {
         case refused(path: String, reason: String)
     }
 
+    /// The text of 1-based line `number` of `bytes` without its line break, counting lines as
+    /// locations do (`\n`, `\r`, `\r\n`, NEL, LS, PS each end one); nil past the end.
+    public static func line(_ number: Int, in bytes: [UInt8]) -> String? {
+        TextPosition.line(number, in: bytes)
+    }
+
     /// The bytes of the regular file at `path`. Opens without blocking (a FIFO cannot stall it),
     /// refuses anything that is not a regular file before reading, and refuses a file larger than
     /// `maxBytes`, whether `fstat` says so or the file grows while being read.
     public static func read(path: String, maxBytes: Int) throws(ReadError) -> [UInt8] {
-        try RegularFileReader.contents(path: path, maxBytes: maxBytes)
+        do {
+            return try RegularFileReader.contents(path: path, maxBytes: maxBytes)
+        } catch {
+            switch error {
+            case .unreadable(let path, let reason): throw .unreadable(path: path, reason: reason)
+            case .refused(let path, let reason): throw .refused(path: path, reason: reason)
+            }
+        }
     }
 }

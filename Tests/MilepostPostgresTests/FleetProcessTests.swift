@@ -35,6 +35,29 @@ struct FleetProcessTests {
         #expect(results.filter { $0.stderr.contains("3 steps ran") }.count == 1)
     }
 
+    /// An `sql` step's `file:` is read relative to the manifest, through the same reader as the
+    /// manifest: a regular file only (a FIFO does not block the run), under a size cap.
+    @Test func anSQLFileIsReadRelativeToTheManifestAndOnlyIfItIsARegularFile() async throws {
+        let url = try await TestServer.freshDatabase()
+        let directory = try TestDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path + "/app", withIntermediateDirectories: true)
+        try directory.write("CREATE TABLE from_file (n int);\n", to: "app/schema.sql")
+        try directory.write("""
+            migrations:
+              "1.0": [{name: sql, id: schema, with: {file: schema.sql}}]
+              "2.0": [{name: sql, id: piped, with: {file: pipe.sql}}]
+            """, to: "app/milepost.yaml")
+        #expect(mkfifo(directory.path + "/app/pipe.sql", 0o600) == 0)
+        let first = try MilepostProcess.run(
+            ["run", "--store", url, "--manifest", "app/milepost.yaml", "--to", "1.0"], in: directory.path)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try await TestServer.admin("SELECT count(*) FROM from_file", url: url) == [["0"]])
+        let second = try MilepostProcess.run(
+            ["run", "--store", url, "--manifest", "app/milepost.yaml", "--to", "2.0"], in: directory.path)
+        #expect(second.status == 1, "\(second.stderr)")
+        #expect(second.stderr.contains("cannot read app/pipe.sql: not a regular file (a FIFO)"), "\(second.stderr)")
+    }
+
     @Test func killingTheHolderMidStepLetsTheNextRunnerInAtOnceToReportTheInterruptedStep() async throws {
         let url = TestServer.freshSchemaURL()
         let directory = try TestDirectory()

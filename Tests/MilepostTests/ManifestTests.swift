@@ -26,6 +26,14 @@ import Testing
         return "\(place): \(diagnostic.message)\(notes)"
     }
 
+    /// A quoted line is the line a diagnostic's line number names: CR, CRLF, NEL, LS and PS end lines
+    /// for both.
+    @Test func sourceLinesEndWhereDiagnosticLinesDo() {
+        let source = ManifestSource(path: "m.yaml", bytes: Array("a\rb\r\nc\u{85}d\u{2028}e\u{2029}f\n\ng".utf8))
+        #expect((1...8).map { source.line($0) } == ["a", "b", "c", "d", "e", "f", "", "g"])
+        #expect(source.line(9) == nil)
+    }
+
     @Test func readsVersionKeysFromTheirText() throws {
         let manifest = try load("""
             app: titi

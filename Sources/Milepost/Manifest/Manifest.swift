@@ -19,7 +19,7 @@ public struct Manifest: Sendable {
     /// Reads and validates the manifest at `path`.
     /// - throws: `ManifestError.unreadable` (missing, unreadable) or `.invalid` with every problem found.
     public static func load(
-        path: String, registry: StepRegistry, limits: YAMLLimits = .default
+        path: String, registry: StepRegistry, limits: ManifestLimits = .default
     ) throws(ManifestError) -> Manifest {
         let bytes: [UInt8]
         do {
@@ -37,7 +37,7 @@ public struct Manifest: Sendable {
 
     /// Validates manifest text already in memory (the entry point `load` and the fuzzer share).
     public static func parse(
-        _ source: ManifestSource, registry: StepRegistry, limits: YAMLLimits = .default
+        _ source: ManifestSource, registry: StepRegistry, limits: ManifestLimits = .default
     ) throws(ManifestError) -> Manifest {
         let document: YAMLDocument
         do {

@@ -20,7 +20,7 @@ extension Runner {
         public var description: String {
             switch self {
             case .stateExists(let version):
-                "the store already records version \(version); pass --force to replace it"
+                "the store already records version \(version)"
             case .nothingToResolve(let id, let interrupted, let failed):
                 "step \(id) is neither interrupted nor failed"
                     + (interrupted.map { "; interrupted: \($0)" } ?? "") + (failed.map { "; failed: \($0)" } ?? "")

@@ -191,7 +191,7 @@ public struct Runner: Sendable {
             return report(outcome)
         case .blocked(let running):
             let message = "step \(running.id) was interrupted (pid \(running.pid) on \(running.host) since \(running.since)); "
-                + "run `milepost resolve \(running.id) --done` or `--retry`"
+                + "it must be resolved first, as done or to retry"
             try await locked.append([
                 started,
                 journal.record(.runFinished, from: plan.from, to: target, step: running.id, error: message, outcome: RunReport.Outcome.blocked.rawValue),

@@ -80,7 +80,7 @@ enum ExecStep {
         environment["MILEPOST_STEP"] = context.id
         environment["MILEPOST_FROM"] = context.from.text
         environment["MILEPOST_TO"] = context.to.text
-        let directory = resolve(context.parameters.cwd, against: context.manifestDirectory)
+        let directory = context.parameters.cwd.map(context.manifestPath) ?? context.manifestDirectory
         context.logger.debug("exec \(context.parameters.command) in \(directory)")
         let result = try await ChildProcess.run(
             context.parameters.command, environment: environment, directory: directory,
@@ -89,10 +89,5 @@ enum ExecStep {
             throw Failure(command: context.parameters.command[0], termination: result.termination,
                           stderrTail: result.stderrTail)
         }
-    }
-
-    static func resolve(_ path: String?, against directory: String) -> String {
-        guard let path else { return directory }
-        return path.hasPrefix("/") ? path : directory + "/" + path
     }
 }

@@ -30,6 +30,12 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     /// The store the run holds the lock of, for steps that work on the store itself (the `sql`
     /// step reaches the PostgreSQL store's transaction through it).
     public let store: any LockedStore
+
+    /// A path written in the manifest, resolved against the manifest's directory (an absolute path
+    /// stays as it is): `exec`'s `cwd`, `sql`'s `file`.
+    public func manifestPath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : manifestDirectory + "/" + path
+    }
 }
 
 /// The parameter type of a step that takes none: any `with:` key is reported as unknown.

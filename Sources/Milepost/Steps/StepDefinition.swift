@@ -14,7 +14,7 @@ public struct StepDefinition: Sendable {
 
     /// Kept as a type and named only when asked: `String(describing:)` of a type costs a scan of
     /// the runtime's conformance tables, paid by every process start that builds a registry.
-    private let parametersType: any (Decodable & Sendable).Type
+    let parametersType: any (Decodable & Sendable).Type
     /// The name of the plugin that contributed the step, or nil when it was registered directly.
     public var plugin: String? { contributor.map { String(describing: $0.type) } }
     /// Contributed by a plugin that ships with Milepost (`BuiltinStepPlugin`).

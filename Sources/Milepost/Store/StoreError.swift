@@ -72,8 +72,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(location) is a symbolic link; Milepost does not follow links inside its store. "
                 + "Remove the link (or replace it with the file it points to)"
         case .unreadableState(let location, let reason):
-            "cannot read the state in \(location): \(reason). The file was left untouched; "
-                + "restore it from a backup, or move it away and run `milepost baseline VERSION` to start over"
+            "cannot read the state in \(location): \(reason). The file was left untouched"
         case .io(let location, let reason):
             "I/O error on the store \(location): \(reason)"
         case .lockTimeout(let location, let waited, let holder):

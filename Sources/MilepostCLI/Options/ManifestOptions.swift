@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Milepost
-import MilepostYAML
 
 /// `--manifest` (env `MILEPOST_MANIFEST`, default `milepost.yaml`) and the size cap.
 struct ManifestOptions: ParsableArguments {
@@ -11,7 +10,7 @@ struct ManifestOptions: ParsableArguments {
 
     @Option(name: .customLong(OptionNames.maxManifestSize), help: ArgumentHelp(
         "The largest manifest accepted, in bytes.", valueName: "bytes"))
-    var maxManifestSize = ByteCountArgument(YAMLLimits.default.maxDocumentBytes)
+    var maxManifestSize = ByteCountArgument(ManifestLimits.default.maxDocumentBytes)
 
     /// Refuses an empty `--manifest` or `MILEPOST_MANIFEST` while parsing, with the command's usage.
     func validate() throws { _ = try named }
@@ -33,7 +32,7 @@ struct ManifestOptions: ParsableArguments {
     }
 
     func load(in context: CommandContext) throws -> Manifest {
-        var limits = YAMLLimits.default
+        var limits = ManifestLimits.default
         limits.maxDocumentBytes = maxManifestSize.bytes
         return try Manifest.load(path: try path, registry: context.registry, limits: limits)
     }

@@ -22,8 +22,21 @@ enum CommandFailure {
         }
     }
 
+    /// What to do next, for the errors whose remedy is a `milepost` command or flag: the library's
+    /// messages name none, the command line words them with `hint`.
+    static func advice(for error: any Error, hint: CommandHint) -> String? {
+        switch error {
+        case Runner.MaintenanceError.stateExists:
+            "pass --force to replace it"
+        case StoreError.unreadableState(_, let reason) where !reason.isPermissionDenied && reason != .symbolicLink:
+            "restore it from a backup, or move it away and run `\(hint.milepost("baseline", "VERSION"))` to start over"
+        default:
+            nil
+        }
+    }
+
     /// Prints `error` on stderr (diagnostics compiler-style) and returns the exit code to use.
-    static func report(_ error: any Error) -> ExitCode {
+    static func report(_ error: any Error, hint: CommandHint = CommandHint()) -> ExitCode {
         switch error {
         case ManifestError.invalid(let diagnostics, let source):
             let renderer = DiagnosticRenderer(source: source, colored: Terminal.stderrIsTTY)
@@ -32,7 +45,8 @@ enum CommandFailure {
         case ManifestError.unreadable(let path, let reason):
             Terminal.err("milepost: error: cannot read the manifest \(path): \(reason)".escapingControlCharacters())
         default:
-            Terminal.err("milepost: error: \(error)".escapingControlCharacters())
+            let advice = advice(for: error, hint: hint).map { "; \($0)" } ?? ""
+            Terminal.err("milepost: error: \(error)\(advice)".escapingControlCharacters())
         }
         return ExitCode(exitCode(for: error))
     }

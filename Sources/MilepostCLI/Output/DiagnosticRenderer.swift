@@ -1,5 +1,4 @@
 import Milepost
-import MilepostYAML
 
 /// Prints diagnostics like a compiler: `file:line:col: error: message`, the source line, a caret, notes.
 struct DiagnosticRenderer {
@@ -10,13 +9,13 @@ struct DiagnosticRenderer {
         let severity = diagnostic.severity == .error
             ? Terminal.paint("error:", .red, colored: colored) : Terminal.paint("warning:", .yellow, colored: colored)
         let message = diagnostic.message.escapingControlCharacters()
-        var lines = ["\(place(diagnostic.file, diagnostic.location)) \(severity) \(Terminal.paint(message, .bold, colored: colored))"]
-        if let location = diagnostic.location { lines += excerpt(at: location) }
+        var lines = ["\(place(diagnostic.file, diagnostic.location.map { ($0.line, $0.column) })) \(severity) \(Terminal.paint(message, .bold, colored: colored))"]
+        if let location = diagnostic.location { lines += excerpt(line: location.line, column: location.column) }
         for note in diagnostic.notes {
             let label = Terminal.paint("note:", .cyan, colored: colored)
             if let location = note.location {
-                lines.append("\(place(diagnostic.file, location)) \(label) \(note.message.escapingControlCharacters())")
-                lines += excerpt(at: location)
+                lines.append("\(place(diagnostic.file, (location.line, location.column))) \(label) \(note.message.escapingControlCharacters())")
+                lines += excerpt(line: location.line, column: location.column)
             } else {
                 lines.append("\(label) \(note.message.escapingControlCharacters())")
             }
@@ -24,17 +23,18 @@ struct DiagnosticRenderer {
         return lines.joined(separator: "\n")
     }
 
-    private func place(_ file: String, _ location: SourceLocation?) -> String {
+    private func place(_ file: String, _ location: (line: Int, column: Int)?) -> String {
         let file = file.escapingControlCharacters()
         return location.map { "\(file):\($0.line):\($0.column):" } ?? "\(file):"
     }
 
-    private func excerpt(at location: SourceLocation) -> [String] {
-        guard let line = source?.line(location.line) else { return [] }
+    /// The source line `number` quoted, and a caret under `column`.
+    private func excerpt(line number: Int, column: Int) -> [String] {
+        guard let line = source?.line(number) else { return [] }
         let text = line.escapingControlCharacters(keepingTabs: true)
-        let number = String(location.line)
+        let number = String(number)
         let gutter = String(repeating: " ", count: number.count)
-        let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(location.column - 1)))
+        let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(column - 1)))
         let visible = before.escapingControlCharacters(keepingTabs: true).unicodeScalars.map { $0 == "\t" ? "\t" : " " }.joined()
         return [
             "\(number) | \(text)",

@@ -1,6 +1,5 @@
 import Milepost
 import MilepostSystem
-import MilepostYAML
 
 // The JSON documents of `--format json`, one per command. Keys are snake_case; docs/json.md
 // documents each shape. Bump `JSONOutput.format` on any incompatible change.

@@ -1,17 +1,20 @@
 package import Glibc
+package import SystemPackage
 
 /// A failed system call: which call, the file it was about, and `errno`.
 package struct FileCallError: Error, Equatable {
     package var call: String
     package var path: String
-    package var code: Int32
+    package var errno: Errno
 
     /// The call and the `strerror` text, e.g. `open: Permission denied`.
-    package var reason: String { "\(call): \(String(cString: strerror(code)))" }
+    package var reason: String { "\(call): \(errno)" }
 }
 
 /// Thin throwing wrappers over the POSIX file calls of the file store. Each names the call it
 /// wraps, retries on `EINTR` where that is safe, and throws `FileCallError` with the path.
+/// Reading, writing, sizing and truncating go through swift-system's `FileDescriptor`; the calls
+/// it has no wrapper for (`openat`, `flock`, `fsync`, `renameat`, …) are made directly.
 package enum FileCalls {
     // MARK: - Descriptors
 
@@ -24,21 +27,19 @@ package enum FileCalls {
     package static func openIfExists(_ path: String, _ flags: Int32) throws(FileCallError) -> Int32? {
         do throws(FileCallError) {
             return try open(path, flags)
-        } catch where error.code == ENOENT {
+        } catch where error.errno == .noSuchFileOrDirectory {
             return nil
         }
     }
 
     /// Wraps `close(2)`. Not retried on `EINTR`: on Linux the descriptor is gone either way.
     package static func close(_ descriptor: Int32) {
-        _ = Glibc.close(descriptor)
+        try? FileDescriptor(rawValue: descriptor).close()
     }
 
     /// The size of an open file, from `fstat(2)`.
     package static func size(_ descriptor: Int32, _ path: String) throws(FileCallError) -> Int {
-        var info = stat()
-        _ = try retrying("fstat", path) { fstat(descriptor, &info) }
-        return Int(info.st_size)
+        try calling("fstat", path) { Int(try FileDescriptor(rawValue: descriptor).stat().size) }
     }
 
     // MARK: - Reading and writing
@@ -48,8 +49,8 @@ package enum FileCalls {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = try retrying("read", path) {
-                chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = try calling("read", path) {
+                try chunk.withUnsafeMutableBytes { try FileDescriptor(rawValue: descriptor).read(into: $0) }
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<count])
@@ -63,9 +64,10 @@ package enum FileCalls {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = try retrying("pread", path) {
-                bytes.withUnsafeMutableBytes {
-                    pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled))
+            let got = try calling("pread", path) {
+                try bytes.withUnsafeMutableBytes {
+                    try FileDescriptor(rawValue: descriptor).read(
+                        fromAbsoluteOffset: Int64(offset + filled), into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
                 }
             }
             if got == 0 { break }
@@ -76,31 +78,21 @@ package enum FileCalls {
 
     /// Writes all of `bytes` with `write(2)`, looping on partial writes.
     package static func write(_ descriptor: Int32, _ bytes: [UInt8], _ path: String) throws(FileCallError) {
-        var written = 0
-        while written < bytes.count {
-            written += try retrying("write", path) {
-                bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            }
-        }
+        _ = try calling("write", path) { try FileDescriptor(rawValue: descriptor).writeAll(bytes) }
     }
 
     /// Writes all of `bytes` at `offset` with `pwrite(2)`, looping on partial writes.
     package static func write(
         _ descriptor: Int32, _ bytes: [UInt8], at offset: Int, _ path: String
     ) throws(FileCallError) {
-        var written = 0
-        while written < bytes.count {
-            written += try retrying("pwrite", path) {
-                bytes.withUnsafeBytes {
-                    pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(offset + written))
-                }
-            }
+        _ = try calling("pwrite", path) {
+            try FileDescriptor(rawValue: descriptor).writeAll(toAbsoluteOffset: Int64(offset), bytes)
         }
     }
 
     /// Wraps `ftruncate(2)`.
     package static func truncate(_ descriptor: Int32, to length: Int, _ path: String) throws(FileCallError) {
-        _ = try retrying("ftruncate", path) { ftruncate(descriptor, off_t(length)) }
+        try calling("ftruncate", path) { try FileDescriptor(rawValue: descriptor).resize(to: Int64(length)) }
     }
 
     /// Wraps `fsync(2)`.
@@ -123,7 +115,7 @@ package enum FileCalls {
         do throws(FileCallError) {
             _ = try retrying("flock", path) { flock(descriptor, operation | LOCK_NB) }
             return true
-        } catch where error.code == EWOULDBLOCK {
+        } catch where error.errno == .wouldBlock {
             return false
         }
     }
@@ -145,7 +137,7 @@ package enum FileCalls {
             do throws(FileCallError) {
                 _ = try retrying("mkdir", prefix) { mkdir(prefix, mode) }
                 try syncDirectory(parent)
-            } catch where error.code == EEXIST {}
+            } catch where error.errno == .fileExists {}
             parent = prefix
         }
     }
@@ -176,9 +168,9 @@ package enum FileCalls {
     package static func entries(at directory: Int32, path: String) throws(FileCallError) -> [String] {
         let duplicate = try retrying("dup", path) { fcntl(directory, F_DUPFD_CLOEXEC, 0) }
         guard let stream = fdopendir(duplicate) else {
-            let code = errno
+            let code = Errno(rawValue: Glibc.errno)
             close(duplicate)
-            throw FileCallError(call: "fdopendir", path: path, code: code)
+            throw FileCallError(call: "fdopendir", path: path, errno: code)
         }
         defer { closedir(stream) }
         rewinddir(stream)
@@ -201,7 +193,21 @@ package enum FileCalls {
         while true {
             let result = body()
             if result != -1 { return result }
-            if errno != EINTR { throw FileCallError(call: call, path: path, code: errno) }
+            if Glibc.errno != EINTR { throw FileCallError(call: call, path: path, errno: Errno(rawValue: Glibc.errno)) }
+        }
+    }
+
+    /// Runs a swift-system `call` (which retries on `EINTR` itself); its `Errno` becomes a `FileCallError`.
+    private static func calling<Result>(
+        _ call: String, _ path: String, _ body: () throws -> Result
+    ) throws(FileCallError) -> Result {
+        do {
+            return try body()
+        } catch let error as Errno {
+            throw FileCallError(call: call, path: path, errno: error)
+        } catch {
+            // swift-system declares untyped `throws` but throws only `Errno`.
+            throw FileCallError(call: call, path: path, errno: .ioError)
         }
     }
 }

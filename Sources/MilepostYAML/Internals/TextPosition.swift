@@ -21,6 +21,22 @@ enum TextPosition {
         return found
     }
 
+    /// The text of 1-based line `number` without its line break, lines ending where the parser's do;
+    /// nil past the end. Stops at the first byte that is not UTF-8.
+    static func line(_ number: Int, in input: [UInt8]) -> String? {
+        var text = String.UnicodeScalarView()
+        var found = false
+        walk(input) { _, current, scalar in
+            guard current.line <= number else { return false }
+            if current.line == number, let scalar {
+                found = true
+                if !["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar) { text.append(scalar) }
+            }
+            return true
+        }
+        return found ? String(text) : nil
+    }
+
     /// Calls `visit(offset, location, scalar)` for each scalar and once more at the end of the input
     /// (scalar nil), until `visit` returns false. `location` is where that scalar starts.
     private static func walk(_ input: [UInt8], _ visit: (Int, SourceLocation, Unicode.Scalar?) -> Bool) {

@@ -27,7 +27,7 @@ final class StoreDirectory: Sendable {
     static func openIfExists(_ path: String) throws(FileCallError) -> StoreDirectory? {
         do throws(FileCallError) {
             return try open(path)
-        } catch where error.code == ENOENT {
+        } catch where error.errno == .noSuchFileOrDirectory {
             return nil
         }
     }
@@ -44,7 +44,7 @@ final class StoreDirectory: Sendable {
     func openIfExists(_ name: String, _ flags: Int32) throws(FileCallError) -> Int32? {
         do throws(FileCallError) {
             return try open(name, flags)
-        } catch where error.code == ENOENT {
+        } catch where error.errno == .noSuchFileOrDirectory {
             return nil
         }
     }

@@ -1,4 +1,3 @@
-import Glibc
 import MilepostSystem
 import SystemPackage
 
@@ -18,6 +17,6 @@ extension StoreError.Reason {
     /// The call and its errno; `.symbolicLink` for `ELOOP`, which is what opening a link with
     /// `O_NOFOLLOW` (as every file of the store is opened) fails with.
     init(_ error: FileCallError) {
-        self = error.code == ELOOP ? .symbolicLink : .system(call: error.call, errno: Errno(rawValue: error.code))
+        self = error.errno == .tooManySymbolicLinkLevels ? .symbolicLink : .system(call: error.call, errno: error.errno)
     }
 }

@@ -70,3 +70,38 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: fixture.directory + "/.milepost/state.json"))
     }
 }
+
+/// `titi-migrate schema`: the manifest schema knows TiTi's own steps and their parameters, and the
+/// sample manifest passes it under a real validator (`MILEPOST_CHECK_JSONSCHEMA`, see the main
+/// package's SchemaValidator; required, never skipped).
+@Suite struct TiTiSchemaTests {
+    @Test func describesTiTiStepsAndAcceptsTheSample() throws {
+        let checker = ProcessInfo.processInfo.environment["MILEPOST_CHECK_JSONSCHEMA"] ?? ""
+        try #require(!checker.isEmpty, "MILEPOST_CHECK_JSONSCHEMA is not set: point it at check-jsonschema")
+        let fixture = try TiTiFixture()
+        let result = try TiTiMigrateTests().titiMigrate("schema", in: fixture.directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""enum": ["capRunawayDailys", "exec", "removeEmptyDailys"]"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#""description": "Cut days a forgotten timer ran through""#))
+        #expect(result.stdout.contains(#""required": ["limit"]"#))
+        #expect(result.stdout.contains(#""pattern": "^[0-9]{1,12}(ms|s|m|h)$""#))
+        let schema = fixture.directory + "/schema.json"
+        try result.stdout.write(toFile: schema, atomically: false, encoding: .utf8)
+
+        func check(_ manifest: String) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: checker)
+            process.arguments = ["--no-cache", "--schemafile", schema, manifest]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(try check(fixture.manifest) == 0)
+        // A limit that is not a duration is refused, as `validate` refuses it.
+        let manifest = try String(contentsOfFile: fixture.manifest, encoding: .utf8)
+        try manifest.replacingOccurrences(of: "limit: 16h", with: "limit: 16 hours")
+            .write(toFile: fixture.manifest, atomically: false, encoding: .utf8)
+        #expect(try check(fixture.manifest) == 1)
+    }
+}

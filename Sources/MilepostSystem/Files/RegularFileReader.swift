@@ -4,10 +4,21 @@ internal import Glibc
 internal import Darwin
 #endif
 
-/// The syscalls behind `YAMLSource.read`: open without blocking, check with `fstat`, read at most
+/// The one way Milepost reads a file it is given (a manifest, an `sql` step's file): open without
+/// blocking, check with `fstat` that it is a regular file within the size cap, read at most
 /// `maxBytes + 1` bytes.
-enum RegularFileReader {
-    static func contents(path: String, maxBytes: Int) throws(YAMLSource.ReadError) -> [UInt8] {
+package enum RegularFileReader {
+    /// Why a file was not read.
+    package enum Failure: Error, Sendable, Hashable {
+        /// Missing, unreadable, or a directory.
+        case unreadable(path: String, reason: String)
+        /// Not a regular file (FIFO, device), or larger than the cap.
+        case refused(path: String, reason: String)
+    }
+
+    /// The bytes of the regular file at `path`; refuses a file larger than `maxBytes` (0 or more),
+    /// whether `fstat` says so or the file grows while being read.
+    package static func contents(path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO must not wait for a writer.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {

@@ -1,0 +1,142 @@
+/// The JSON Schema (draft 2020-12) of a manifest for one registry, for editors (the YAML language
+/// server of VS Code, IntelliJ and Neovim) and CI: the top-level keys, version thresholds, both step
+/// forms, `name` as one of the registered steps, and each step's `with:` from its parameter type.
+///
+/// It accepts everything `Manifest` accepts. What a schema cannot say stays the manifest
+/// decoder's job: thresholds equal as versions (`2.1` and `2.1.0`), duplicate step ids, checks a
+/// parameter type makes across its keys.
+///
+/// ```swift
+/// print(ManifestSchema(registry: .standard).jsonText)
+/// ```
+public struct ManifestSchema: Sendable {
+    /// The steps the schema describes.
+    public let registry: StepRegistry
+
+    public init(registry: StepRegistry) {
+        self.registry = registry
+    }
+
+    /// The schema as pretty-printed JSON.
+    public var jsonText: String { document.jsonText }
+
+    // MARK: - Patterns shared with the parameter schemas
+
+    static let versionPattern = #"^[vV]?[0-9]+(\.[0-9]+)*(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+.*)?$"#
+    static let durationPattern = #"^[0-9]{1,12}(ms|s|m|h)$"#
+    static let stepNamePattern = "^\(StepName.pattern)$"
+
+    /// A version: its text (a plain `2.0` reaches a schema validator as a number).
+    static let versionSchema = SchemaValue.object([
+        ("type", .array([.string("string"), .string("number")])),
+        ("pattern", .string(versionPattern)),
+        ("description", .string("a version: 2, 2.1, v2.10.3, 3.0.0-rc.1")),
+    ])
+
+    // MARK: - The document
+
+    var document: SchemaValue {
+        .object([
+            ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
+            ("title", .string("Milepost manifest")),
+            ("description", .string(
+                "Version thresholds mapped to the one-time steps that run when an application moves past them. "
+                    + "`milepost validate` also checks what a schema cannot: thresholds equal as versions, duplicate step ids.")),
+            ("type", .string("object")),
+            ("properties", .object([
+                ("app", .object([
+                    ("description", .string("A label shown in output and the journal.")),
+                    ("type", .array(["string", "number", "boolean", "null"].map(SchemaValue.string))),
+                ])),
+                ("baseline", Self.versionSchema.setting(
+                    "description", .string("The version assumed when no state exists (default 0)."))),
+                ("migrations", .object([
+                    ("description", .string("Version thresholds, each with the list of steps that run when an upgrade passes it.")),
+                    ("type", .string("object")),
+                    ("propertyNames", .object([("pattern", .string(Self.versionPattern))])),
+                    ("additionalProperties", .object([("$ref", .string("#/$defs/steps"))])),
+                ])),
+            ])),
+            ("required", .array([.string("migrations")])),
+            ("additionalProperties", .bool(false)),
+            ("$defs", .object([
+                ("steps", .object([
+                    ("type", .string("array")),
+                    ("minItems", .integer(1)),
+                    ("items", .object([("$ref", .string("#/$defs/step"))])),
+                ])),
+                ("step", .object([
+                    ("anyOf", .array([
+                        .object([("$ref", .string("#/$defs/stepName"))]),
+                        .object([("$ref", .string("#/$defs/stepEntry"))]),
+                    ])),
+                ])),
+                ("stepName", stepName),
+                ("stepEntry", stepEntry),
+            ])),
+        ])
+    }
+
+    /// The short form, and `name:` of the long one.
+    private var stepName: SchemaValue {
+        .object([
+            ("description", .string("A registered step.")),
+            ("type", .string("string")),
+            ("enum", .array(registry.all.map { .string($0.name) })),
+        ])
+    }
+
+    private var stepEntry: SchemaValue {
+        let stepID = SchemaValue.object([
+            ("description", .string("Names the step in its threshold (default: its name); the step's id is THRESHOLD/ID.")),
+            // `id: null` and `id: true` are read from their text, which is a valid id.
+            ("type", .array(["string", "boolean", "null"].map(SchemaValue.string))),
+            ("pattern", .string(Self.stepNamePattern)),
+        ])
+        return .object([
+            ("type", .string("object")),
+            ("properties", .object([
+                ("name", .object([("$ref", .string("#/$defs/stepName"))])),
+                ("id", stepID),
+                ("with", .object([("description", .string("The step's parameters."))])),
+                ("timeout", .object([
+                    ("description", .string("Time limit per attempt: 250ms, 30s, 5m, 1h.")),
+                    ("type", .string("string")),
+                    ("pattern", .string(Self.durationPattern)),
+                ])),
+                ("retries", .object([
+                    ("description", .string("Extra attempts after a failure.")),
+                    ("type", .string("integer")), ("minimum", .integer(0)), ("maximum", .integer(100)),
+                ])),
+                ("idempotent", .object([
+                    ("description", .string("Safe to run again after an interruption.")),
+                    ("type", .string("boolean")),
+                ])),
+                ("description", .object([
+                    ("description", .string("Shown by plan and in the journal.")),
+                    ("type", .array(["string", "number", "boolean", "null"].map(SchemaValue.string))),
+                ])),
+            ])),
+            ("required", .array([.string("name")])),
+            ("additionalProperties", .bool(false)),
+            ("allOf", .array(registry.all.map(parameters(of:)))),
+        ])
+    }
+
+    /// `with:` of the entries that name `definition`.
+    private func parameters(of definition: StepDefinition) -> SchemaValue {
+        var with = ParameterProbe.schema(of: definition.parametersType)
+        let required = with["required"].map { $0 != .array([]) } ?? false
+        if !required { with = with.allowingNull }  // no `with:`, or an empty one, decodes as no keys
+        if let description = definition.description { with = with.setting("description", .string(description)) }
+        var then: [(key: String, value: SchemaValue)] = [("properties", .object([("with", with)]))]
+        if required { then.append(("required", .array([.string("with")]))) }
+        return .object([
+            ("if", .object([
+                ("properties", .object([("name", .object([("const", .string(definition.name))]))])),
+                ("required", .array([.string("name")])),
+            ])),
+            ("then", .object(then)),
+        ])
+    }
+}
