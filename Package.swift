@@ -52,16 +52,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The system libpq (Debian: libpq-dev), seen through a one-header shim.
-        .systemLibrary(
-            name: "CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
-        ),
         // The PostgreSQL store (fleet mode) and the built-in `sql` step.
         .target(
             name: "MilepostPostgres",
-            dependencies: ["Milepost", "MilepostSystem", "CLibPQ"],
+            dependencies: ["Milepost", "MilepostSystem"],
             swiftSettings: strictSettings
         ),
         // The command line as a library, so applications can ship their own binary.

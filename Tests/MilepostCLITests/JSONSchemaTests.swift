@@ -12,7 +12,8 @@ import Testing
         let outputs: [(command: String, arguments: [String])] = [
             ("validate", ["validate"]), ("plan", ["plan", "--to", "3.0"]), ("run", ["run", "--to", "2.7"]),
             ("wait", ["wait", "--to", "2.7", "--timeout", "1s"]),
-            ("status", ["status", "--to", "3.0"]), ("history", ["history"]), ("steps", ["steps"]),
+            ("status", ["status", "--to", "3.0"]), ("history", ["history"]), ("versions", ["versions"]),
+            ("steps", ["steps"]),
         ]
         #expect(Set(outputs.map(\.command)) == Set(schema.commands))
         for (command, arguments) in outputs {

@@ -11,7 +11,8 @@ struct FleetLeaseTests {
         {name: exec, id: slow, idempotent: true, with: {command: [sh, -c, 'if [ -e started ]; then echo again >> slow.log; else touch started; echo $$ > step.pid; exec sleep 60; fi']}}
         """#
 
-    @Test(arguments: Route.allCases)
+    /// One route at a time: 50 runners hold up to 100 server connections (the test server allows 200).
+    @Test(.serialized, arguments: Route.allCases)
     func fiftyRunnersAtOnceRunEveryStepExactlyOnce(route: Route) async throws {
         let url = route.url(try await TestServer.freshDatabase(), lease: "20s")
         let directory = try TestDirectory()

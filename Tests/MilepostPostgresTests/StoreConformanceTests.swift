@@ -34,7 +34,7 @@ struct StoreConformanceTests {
         let fixture = try kind.make()
         let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
         try await locked.commit(ConformanceStore.state, journal: [])
-        let smaller = StoredState(app: nil, version: "3.0.0", updatedAt: "2026-02-01T00:00:00.000Z")
+        let smaller = StoredState(app: nil, version: Version("3.0.0")!, updatedAt: "2026-02-01T00:00:00.000Z")
         try await locked.commit(smaller, journal: [])
         await locked.release()
         #expect(try await fixture.store.readState() == smaller)
@@ -44,7 +44,7 @@ struct StoreConformanceTests {
     func checkpointsGrowTheCompletedStepsInOrder(kind: StoreKind) async throws {
         let fixture = try kind.make()
         let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
-        var state = StoredState(app: "shop", version: "1", updatedAt: "2026-02-01T00:00:00.000Z")
+        var state = StoredState(app: "shop", version: Version("1")!, updatedAt: "2026-02-01T00:00:00.000Z")
         for index in 1...4 {
             state.completed.append(CompletedStep(id: "2/step-\(index)", at: "t\(index)", run: "run-a", fingerprint: "f\(index)"))
             try await locked.commit(state, journal: [ConformanceStore.record(.stepSucceeded, step: "2/step-\(index)")])
@@ -124,7 +124,7 @@ struct StoreConformanceTests {
         #expect(outcomes.filter { $0 == .upToDate }.count == 5)
         #expect(ran.withLock { $0 } == ["1.1/note", "1.2/second", "1.2/third"])
         let state = try #require(try await fixture.store.readState())
-        #expect(state.version == "1.2")
+        #expect(state.version.text == "1.2")
         #expect(state.completed.map(\.id) == ["1.1/note", "1.2/second", "1.2/third"])
     }
 }

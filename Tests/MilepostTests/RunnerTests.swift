@@ -26,7 +26,7 @@ import Testing
         #expect(first.outcome == .succeeded)
         #expect(first.from == Version("2.0"))
         #expect(fixture.ran == ["2.1/note", "2.1/second"])
-        #expect(try await fixture.state()?.version == "2.1")
+        #expect(try await fixture.state()?.version.text == "2.1")
 
         fixture.clearCalls()
         let again = try await fixture.run(manifest, to: "2.1")
@@ -38,7 +38,7 @@ import Testing
         #expect(toThree.outcome == .succeeded)
         #expect(fixture.ran == ["2.10/note", "3.0/note"])
         let state = try #require(try await fixture.state())
-        #expect(state.version == "3.0")
+        #expect(state.version.text == "3.0")
         #expect(state.app == "titi")
         #expect(state.completed.map(\.id) == ["2.1/note", "2.1/second", "2.10/note", "3.0/note"])
         #expect(state.inProgress == nil && state.failed == nil)
@@ -73,7 +73,7 @@ import Testing
         #expect(fixture.ran == ["1/breakable", "2/breakable", "3/breakable"])
         #expect(failed.steps.last?.error == "3/breakable is broken")
         var state = try #require(try await fixture.state())
-        #expect(state.version == "0")
+        #expect(state.version.text == "0")
         #expect(state.completed.map(\.id) == ["1/breakable", "2/breakable"])
         #expect(state.failed?.id == "3/breakable")
         #expect(state.inProgress == nil)
@@ -84,7 +84,7 @@ import Testing
         #expect(resumed.outcome == .succeeded)
         #expect(fixture.ran == ["3/breakable", "4/breakable", "5/breakable"])
         state = try #require(try await fixture.state())
-        #expect(state.version == "5")
+        #expect(state.version.text == "5")
         #expect(state.failed == nil)
     }
 
@@ -124,7 +124,7 @@ import Testing
         let allowed = try await fixture.run(manifest, to: "2.1") { $0.allowDowngrade = true }
         #expect(allowed.outcome == .downgradeAllowed)
         #expect(fixture.ran == [])
-        #expect(try await fixture.state()?.version == "3.0")
+        #expect(try await fixture.state()?.version.text == "3.0")
         let outcomes = try await fixture.journal().compactMap(\.outcome).suffix(2)
         #expect(Array(outcomes) == ["downgrade-refused", "downgrade-allowed"])
     }
@@ -143,7 +143,7 @@ import Testing
         let plan = try await runner.plan(manifest, to: Version("3.0")!)
         #expect(plan.entries.map(\.status) == [.skipped, .skipped, .completed, .completed])
         _ = try await runner.baseline(Version("4")!, force: true)
-        #expect(try await fixture.state()?.version == "4")
+        #expect(try await fixture.state()?.version.text == "4")
         #expect(try await fixture.journal().filter { $0.event == .baseline }.map(\.to) == ["2.1", "4"])
     }
 
@@ -290,7 +290,7 @@ import Testing
         _ = try await fixture.runner().run(to: Version("v3")!) { manifest }
         #expect(seen.withLock { $0 } == [Seen(id: "2.10/peek", name: "look", threshold: "2.10", from: "0", to: "v3", attempt: 1,
                                              directory: fixture.scratch.root)])
-        #expect(try await fixture.state()?.version == "v3")
+        #expect(try await fixture.state()?.version.text == "v3")
     }
 
     /// Leaves the store as a process killed during `step` would: the step in progress, the lock free.
@@ -299,7 +299,7 @@ import Testing
     ) async throws {
         let locked = try await fixture.store.lock(timeout: .seconds(1), holder: StoreFixture.holder())
         let state = StoredState(
-            app: nil, version: version,
+            app: nil, version: Version(version)!,
             completed: completed.map { CompletedStep(id: $0, at: "2026-01-01T00:00:00.000Z", run: "dead", fingerprint: "") },
             inProgress: InProgressStep(id: step, run: "dead", since: "2026-01-01T00:00:00.000Z", attempt: 1, host: "gone", pid: 999_999),
             updatedAt: "2026-01-01T00:00:00.000Z")

@@ -33,6 +33,7 @@ import Testing
         #"{"format": 1, "version": "2\u002e1", "completed": [], "updated_at": "x"}"#,
         #"{"format": 1, "version": "2.1", "version": "2.2", "completed": [], "updated_at": "x"}"#,
         #"{"format": 1, "version": 2, "completed": [], "updated_at": "x"}"#,
+        #"{"format": 1, "version": "not a version", "completed": [], "updated_at": "x"}"#,
         #"{"format": 1, "version": "2.1", "updated_at": "x"}"#,
         #"{"format": 1, "version": "2.1", "completed": {}, "updated_at": "x"}"#,
         #"{"format": 1, "version": "2.1", "completed": [], "updated_at": 5}"#,

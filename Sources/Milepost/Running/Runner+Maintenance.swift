@@ -34,14 +34,14 @@ extension Runner {
     public func baseline(_ version: Version, force: Bool = false) async throws -> StoredState {
         try await withLock(app: nil) { locked, journal in
             let previous = try await locked.readState()
-            if let previous, !force { throw MaintenanceError.stateExists(version: previous.version) }
-            var state = previous ?? StoredState(app: nil, version: version.text, updatedAt: Timestamp.now())
-            state.version = version.text
+            if let previous, !force { throw MaintenanceError.stateExists(version: previous.version.text) }
+            var state = previous ?? StoredState(app: nil, version: version, updatedAt: Timestamp.now())
+            state.version = version
             state.inProgress = nil
             state.failed = nil
             state.updatedAt = Timestamp.now()
             try await locked.commit(state, journal: [
-                journal.record(.baseline, from: previous.flatMap { Version($0.version) }, to: version)
+                journal.record(.baseline, from: previous?.version, to: version)
             ])
             return state
         }

@@ -68,6 +68,6 @@ extension Runner {
             guard try await store.readState() == state else { return nil }
             return state.inProgress != nil ? .blocked : .failed
         }
-        return try storedVersion(state) >= target ? .reached : nil
+        return state.version >= target ? .reached : nil
     }
 }

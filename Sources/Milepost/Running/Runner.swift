@@ -29,7 +29,7 @@ public struct Runner: Sendable {
     /// - throws: the manifest's errors, `StoreError`, or `Version.ParseError` for a bad stored version.
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
-        if let seen, let report = try upToDate(seen, at: target) { return report }
+        if let seen, let report = upToDate(seen, at: target) { return report }
         let manifest = try loadManifest()
         try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
@@ -37,22 +37,20 @@ public struct Runner: Sendable {
             return try dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
         }
         return try await withLock(app: manifest.app) { locked, journal in
-            try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version)
+            try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version.text)
         }
     }
 
     /// The up-to-date decision: the `.upToDate` report when the state is at `target` and no step
     /// is interrupted; nil when a full `run` is needed.
-    /// - throws: `StoreError.unreadableState` for a bad stored version.
-    public func upToDate(_ state: StoredState, at target: Version) throws -> RunReport? {
-        _ = try storedVersion(state)
-        return upToDate(state.head, at: target)
+    public func upToDate(_ state: StoredState, at target: Version) -> RunReport? {
+        upToDate(state.head, at: target)
     }
 
     /// The same decision from the state's head alone, as the pre-start fast path reads it
-    /// (`FileStore.readStateHeadSynchronously()`); a bad stored version is simply not up to date.
+    /// (`FileStore.readStateHeadSynchronously()`).
     public func upToDate(_ head: StoredStateHead, at target: Version) -> RunReport? {
-        guard !head.hasStepInProgress, Version(head.version) == target else { return nil }
+        guard !head.hasStepInProgress, head.version == target else { return nil }
         return RunReport(
             outcome: .upToDate, run: nil, app: head.app, from: target, to: target, steps: [], plan: nil,
             interrupted: nil, doneByAnotherRunner: false)
@@ -132,7 +130,7 @@ public struct Runner: Sendable {
     func plan(_ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil) throws -> Plan {
         try OtherApplicationError.check(manifest, state, store: store.location)
         let (from, origin): (Version, Plan.Origin) =
-            if let state { (try storedVersion(state), .stored) } else { (manifest.baseline, .baseline) }
+            if let state { (state.version, .stored) } else { (manifest.baseline, .baseline) }
         return Planner.plan(manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder)
     }
 
@@ -181,7 +179,7 @@ public struct Runner: Sendable {
             RunReport(
                 outcome: outcome, run: outcome == .upToDate ? nil : journal.run, app: manifest.app, from: plan.from,
                 to: target, steps: steps, plan: plan, interrupted: interrupted,
-                doneByAnotherRunner: outcome == .upToDate && seenVersion != state?.version)
+                doneByAnotherRunner: outcome == .upToDate && seenVersion != state?.version.text)
         }
         let started = journal.record(.runStarted, from: plan.from, to: target)
         switch decide(plan, state: state, manifest: manifest) {
@@ -200,7 +198,7 @@ public struct Runner: Sendable {
         case .upToDate:
             return report(.upToDate)
         case .run(let steps):
-            var current = state ?? StoredState(app: manifest.app, version: plan.from.text, updatedAt: Timestamp.now())
+            var current = state ?? StoredState(app: manifest.app, version: plan.from, updatedAt: Timestamp.now())
             current.app = manifest.app ?? current.app
             try await locked.append([started])
             var results: [RunReport.StepResult] = []
@@ -222,7 +220,7 @@ public struct Runner: Sendable {
                     return report(outcome, steps: results)
                 }
             }
-            current.version = target.text
+            current.version = target
             current.updatedAt = Timestamp.now()
             try await locked.commit(current, journal: [
                 journal.record(.runFinished, from: plan.from, to: target, outcome: RunReport.Outcome.succeeded.rawValue)
@@ -299,13 +297,5 @@ public struct Runner: Sendable {
             try await step.definition.body(invocation, step.parameters)
         }
         return (outcome, DurationText.milliseconds(clock.now - startedAt))
-    }
-
-    func storedVersion(_ state: StoredState) throws -> Version {
-        do {
-            return try Version(parsing: state.version)
-        } catch {
-            throw StoreError.unreadableState(location: store.location, reason: "the stored version is invalid: \(error)")
-        }
     }
 }

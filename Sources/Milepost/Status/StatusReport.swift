@@ -54,7 +54,7 @@ extension Runner {
         var plan: Plan?
         var drift: [StatusReport.Drift] = []
         if let manifest {
-            let stored = try state.map(storedVersion)
+            let stored = state?.version
             plan = try self.plan(manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder)
             let fingerprints = Dictionary(manifest.steps.map { ($0.id, $0.fingerprint) }, uniquingKeysWith: { first, _ in first })
             for completed in state?.completed ?? [] where !completed.fingerprint.isEmpty {

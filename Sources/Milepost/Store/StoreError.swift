@@ -24,8 +24,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case database(sqlState: String?, message: String)
         /// The state's `format` is not one this version of Milepost reads.
         case unknownFormat(Int)
-        /// The stored version is not a version.
-        case invalidVersion(String)
         /// The content does not decode; says where and why.
         case malformed(String)
         /// Anything else, in words (for instance from a store an application brings).
@@ -56,7 +54,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             case .unknownFormat(let format):
                 "format \(format) is not one this version of Milepost knows "
                     + "(it reads format 1 to \(StoredState.currentFormat)); upgrade Milepost"
-            case .invalidVersion(let problem): "the stored version is invalid: \(problem)"
             case .malformed(let problem), .other(let problem): problem
             }
         }

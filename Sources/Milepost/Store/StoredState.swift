@@ -6,8 +6,8 @@ public struct StoredState: Codable, Sendable, Equatable {
     public var format: Int
     /// The manifest's `app` label when the state was last written.
     public var app: String?
-    /// The last version reached, as written by whoever set it (`--to`, `baseline`).
-    public var version: String
+    /// The last version reached, with the text whoever set it wrote (`--to`, `baseline`).
+    public var version: Version
     /// Every step that completed, in the order it completed.
     public var completed: [CompletedStep]
     /// The step that was running when the state was last written, if any.
@@ -18,7 +18,7 @@ public struct StoredState: Codable, Sendable, Equatable {
     public var updatedAt: String
 
     public init(
-        app: String?, version: String, completed: [CompletedStep] = [],
+        app: String?, version: Version, completed: [CompletedStep] = [],
         inProgress: InProgressStep? = nil, failed: FailedStep? = nil, updatedAt: String
     ) {
         self.format = Self.currentFormat

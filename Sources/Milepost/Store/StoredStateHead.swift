@@ -7,15 +7,16 @@
 /// The scan checks the JSON's syntax and the types of the fields `StoredState` requires, but not
 /// the contents of `completed` or `failed`: a full run, which decodes the whole state, still
 /// reports those. Whatever the scan does not take (escapes in the fields it keeps, a duplicate key,
-/// an unknown format, a number where it wants an integer) gives nil, and the caller decodes fully.
+/// an unknown format, an invalid version, a number where it wants an integer) gives nil, and the
+/// caller decodes fully.
 public struct StoredStateHead: Sendable, Equatable {
     public var format: Int
     public var app: String?
-    public var version: String
+    public var version: Version
     /// True when the state records a step as running (`in_progress` is not null).
     public var hasStepInProgress: Bool
 
-    public init(format: Int, app: String?, version: String, hasStepInProgress: Bool) {
+    public init(format: Int, app: String?, version: Version, hasStepInProgress: Bool) {
         self.format = format
         self.app = app
         self.version = version
@@ -52,7 +53,7 @@ private struct StateHeadScanner {
     mutating func scan() -> StoredStateHead? {
         var format: Int?
         var app: String??
-        var version: String?
+        var version: Version?
         var inProgress: Bool?
         var seen = Set<String>()
         var hasCompleted = false
@@ -72,7 +73,7 @@ private struct StateHeadScanner {
                     guard let value = integer() else { return nil }
                     format = value
                 case "version":
-                    guard let value = plainString() else { return nil }
+                    guard let value = plainString().flatMap(Version.init) else { return nil }
                     version = value
                 case "app":
                     if literal("null") { app = .some(nil) } else {

@@ -51,10 +51,10 @@ extension MilepostCommand {
 
         static func exitCode(for outcome: Runner.WaitOutcome) -> Int32 {
             switch outcome {
-            case .reached: 0
-            case .failed: 1
-            case .blocked: 2
-            case .timedOut: 75
+            case .reached: ExitStatus.ok.rawValue
+            case .failed: ExitStatus.stepFailed.rawValue
+            case .blocked: ExitStatus.needsResolve.rawValue
+            case .timedOut: ExitStatus.lockTimeout.rawValue
             }
         }
 

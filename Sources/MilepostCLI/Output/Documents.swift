@@ -99,7 +99,7 @@ struct WaitDocument: Encodable {
         outcome = report.outcome.rawValue
         self.exitCode = exitCode
         to = report.target.text
-        version = report.state?.version
+        version = report.state?.version.text
         waitedMs = DurationText.milliseconds(report.waited)
         interrupted = report.outcome == .blocked ? report.state?.inProgress : nil
         failed = report.outcome == .failed ? report.state?.failed : nil
@@ -195,7 +195,7 @@ struct StatusDocument: Encodable {
     init(_ report: StatusReport, app: String?, advice: StatusAdvice) {
         store = report.store
         self.app = app
-        version = report.state?.version
+        version = report.state?.version.text
         updatedAt = report.state?.updatedAt
         completed = report.state?.completed.count ?? 0
         verdict = advice.verdict.rawValue
@@ -238,4 +238,20 @@ struct StepsDocument: Encodable {
     var format = JSONOutput.format
     var command = "steps"
     var steps: [Step]
+}
+
+struct VersionsDocument: Encodable {
+    var format = JSONOutput.format
+    var command = "versions"
+    var current: String?
+    var previous: String?
+    var firstInstalled: String?
+    var reached: [VersionHistory.Entry]
+
+    init(_ history: VersionHistory) {
+        current = history.currentVersion
+        previous = history.previousVersion
+        firstInstalled = history.firstInstalledVersion
+        reached = history.reached
+    }
 }

@@ -28,7 +28,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .manifestNotFound: "manifest not found"
         case .storeUnreachable: "store unreachable"
         case .storeIO: "state or journal I/O error"
-        case .lockTimeout: "lock not acquired in time"
+        case .lockTimeout: "lock not acquired in time (`wait`: version not reached in time)"
         }
     }
 

@@ -51,7 +51,7 @@ struct StatusAdvice {
             headline = "nothing has run on this store yet"
         case .ok:
             headline = report.plan.map { target != nil ? "up to date for \($0.to)" : "at \($0.from), nothing unfinished" }
-                ?? "at \(report.state?.version ?? "?"), nothing unfinished"
+                ?? "at \(report.state?.version.text ?? "?"), nothing unfinished"
         }
         if report.state == nil, verdict != .running {
             next.append("if this host already has the effects of earlier steps: `\(hint.milepost("baseline", "VERSION"))`")
@@ -62,7 +62,7 @@ struct StatusAdvice {
             next.append("pass --to VERSION to see what a run to VERSION would do")
         }
         if !report.drift.isEmpty {
-            next.append("drifted steps never run again; to apply a change, add a new step at a threshold above \(report.state?.version ?? "the stored version")")
+            next.append("drifted steps never run again; to apply a change, add a new step at a threshold above \(report.state?.version.text ?? "the stored version")")
         }
         if !report.neverRun.isEmpty, let plan = report.plan {
             next.append("steps that never run: move them under a threshold above \(plan.from) to run them, or remove them")

@@ -1,4 +1,3 @@
-import CLibPQ
 import Dispatch
 import Foundation
 
@@ -6,6 +5,7 @@ import Foundation
 /// serial queue, off Swift's cooperative thread pool; the queue is also what makes the
 /// connection safe to share between tasks (hence `@unchecked Sendable`).
 final class PGConnection: @unchecked Sendable {
+    private let pq: LibPQ
     private let handle: OpaquePointer
     /// Sends a cancel request for the running query; callable from any thread (`PQcancel`).
     private let canceller: OpaquePointer?
@@ -14,19 +14,22 @@ final class PGConnection: @unchecked Sendable {
     /// The server process serving this connection (`PQbackendPID`).
     let backendPID: Int32
 
-    private init(handle: OpaquePointer) {
+    private init(pq: LibPQ, handle: OpaquePointer) {
+        self.pq = pq
         self.handle = handle
-        self.canceller = PQgetCancel(handle)
-        self.backendPID = PQbackendPID(handle)
+        self.canceller = pq.getCancel(handle)
+        self.backendPID = pq.backendPID(handle)
     }
 
     deinit {
-        if let canceller { PQfreeCancel(canceller) }
-        PQfinish(handle)
+        if let canceller { pq.freeCancel(canceller) }
+        pq.finish(handle)
     }
 
-    /// Connects with `PQconnectdbParams` (keywords in order, `dbname` expanded as a connection string).
-    /// - throws: `PGConnectFailure` naming host, port, database and user, never the password.
+    /// Connects with `PQconnectdbParams` (keywords in order, `dbname` expanded as a connection string),
+    /// loading libpq first if this is the first connection.
+    /// - throws: `PGConnectFailure` naming host, port, database and user, never the password, or
+    ///   saying that libpq cannot be loaded.
     static func connect(_ parameters: [(String, String)]) async throws(PGConnectFailure) -> PGConnection {
         let result: Result<PGConnection, PGConnectFailure> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -37,6 +40,11 @@ final class PGConnection: @unchecked Sendable {
     }
 
     private static func connectNow(_ parameters: [(String, String)]) -> Result<PGConnection, PGConnectFailure> {
+        let pq: LibPQ
+        switch LibPQ.shared {
+        case .success(let loaded): pq = loaded
+        case .failure(let failure): return .failure(PGConnectFailure(target: nil, message: failure.description))
+        }
         var keywords = parameters.map { strdup($0.0) }
         var values = parameters.map { strdup($0.1) }
         keywords.append(nil)
@@ -48,21 +56,21 @@ final class PGConnection: @unchecked Sendable {
             values.withUnsafeBufferPointer { valueBuffer in
                 keywordBuffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { keywordPointers in
                     valueBuffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { valuePointers in
-                        PQconnectdbParams(keywordPointers.baseAddress, valuePointers.baseAddress, 1)
+                        pq.connectdbParams(keywordPointers.baseAddress, valuePointers.baseAddress, 1)
                     }
                 }
             }
         }
         guard let handle else { return .failure(PGConnectFailure(target: "?", message: "out of memory")) }
-        guard PQstatus(handle) == CONNECTION_OK else {
+        guard pq.status(handle) == LibPQ.connectionOK else {
             let failure = PGConnectFailure(
-                target: "host \(text(PQhost(handle))) port \(text(PQport(handle))) "
-                    + "database \(text(PQdb(handle))) user \(text(PQuser(handle)))",
-                message: text(PQerrorMessage(handle)))
-            PQfinish(handle)
+                target: "host \(text(pq.host(handle))) port \(text(pq.port(handle))) "
+                    + "database \(text(pq.db(handle))) user \(text(pq.user(handle)))",
+                message: text(pq.errorMessage(handle)))
+            pq.finish(handle)
             return .failure(failure)
         }
-        return .success(PGConnection(handle: handle))
+        return .success(PGConnection(pq: pq, handle: handle))
     }
 
     // MARK: - Queries
@@ -86,51 +94,51 @@ final class PGConnection: @unchecked Sendable {
     func cancel() {
         guard let canceller else { return }
         var buffer = [CChar](repeating: 0, count: 256)
-        _ = PQcancel(canceller, &buffer, Int32(buffer.count))
+        _ = pq.cancel(canceller, &buffer, Int32(buffer.count))
     }
 
     /// True while the connection is usable (`PQstatus`), as far as libpq knows.
     var isOpen: Bool {
-        queue.sync { PQstatus(handle) == CONNECTION_OK }
+        queue.sync { pq.status(handle) == LibPQ.connectionOK }
     }
 
     /// True while a transaction block is open on this connection (`PQtransactionStatus`).
     var inTransaction: Bool {
-        queue.sync { PQtransactionStatus(handle) != PQTRANS_IDLE }
+        queue.sync { pq.transactionStatus(handle) != LibPQ.transactionIdle }
     }
 
     private func executeNow(_ sql: String, _ parameters: [String?]) -> Result<[[String?]], PGQueryFailure> {
         let result: OpaquePointer?
         if parameters.isEmpty {
-            result = PQexec(handle, sql)
+            result = pq.exec(handle, sql)
         } else {
             var values = parameters.map { $0.map { strdup($0) } ?? nil }
             defer { for pointer in values { free(pointer) } }
             result = values.withUnsafeMutableBufferPointer { buffer in
                 buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
-                    PQexecParams(handle, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
+                    pq.execParams(handle, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
                 }
             }
         }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+        defer { pq.clear(result) }
+        switch pq.resultStatus(result) {
+        case LibPQ.commandOK, LibPQ.emptyQuery:
             return .success([])
-        case PGRES_TUPLES_OK:
-            let rows = Int(PQntuples(result))
-            let columns = Int(PQnfields(result))
+        case LibPQ.tuplesOK:
+            let rows = Int(pq.ntuples(result))
+            let columns = Int(pq.nfields(result))
             return .success((0..<rows).map { row in
                 (0..<columns).map { column in
-                    PQgetisnull(result, Int32(row), Int32(column)) == 1
-                        ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                    pq.getisnull(result, Int32(row), Int32(column)) == 1
+                        ? nil : pq.getvalue(result, Int32(row), Int32(column)).map { String(cString: $0) } ?? ""
                 }
             })
         default:
-            let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = Self.text(result.map { PQresultErrorMessage($0) } ?? PQerrorMessage(handle))
+            let sqlState = pq.resultErrorField(result, LibPQ.diagnosticSQLState).map { String(cString: $0) }
+            let message = Self.text(result.map { UnsafePointer(pq.resultErrorMessage($0)) } ?? pq.errorMessage(handle))
             return .failure(PGQueryFailure(
-                sqlState: sqlState, message: message.isEmpty ? Self.text(PQerrorMessage(handle)) : message,
-                connectionLost: PQstatus(handle) != CONNECTION_OK))
+                sqlState: sqlState, message: message.isEmpty ? Self.text(pq.errorMessage(handle)) : message,
+                connectionLost: pq.status(handle) != LibPQ.connectionOK))
         }
     }
 
@@ -143,8 +151,9 @@ final class PGConnection: @unchecked Sendable {
 
 /// Why a connection could not be opened.
 struct PGConnectFailure: Error {
-    /// `host H port P database D user U`, as libpq resolved them (no password).
-    var target: String
+    /// `host H port P database D user U`, as libpq resolved them (no password); nil when libpq
+    /// itself could not be loaded.
+    var target: String?
     var message: String
 }
 

@@ -18,7 +18,7 @@ struct PostgresSession: Sendable {
         do {
             return PostgresSession(connection: try await PGConnection.connect(settings.parameters()), settings: settings)
         } catch {
-            throw StoreError.unreachable(location: settings.location, reason: "\(error.target): \(error.message)")
+            throw StoreError.unreachable(location: settings.location, reason: .other(error.target.map { "\($0): \(error.message)" } ?? error.message))
         }
     }
 

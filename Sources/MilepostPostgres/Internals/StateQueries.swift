@@ -80,7 +80,7 @@ struct StateQueries: Sendable {
             SELECT generation FROM fenced
             """
         let rows = try await session.query(sql, [
-            String(generation), String(state.format), state.app, state.version,
+            String(generation), String(state.format), state.app, state.version.text,
             state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt,
             String(completedFrom), Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
         ])

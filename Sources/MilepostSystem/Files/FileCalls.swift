@@ -23,15 +23,6 @@ package enum FileCalls {
         try retrying("open", path) { Glibc.open(path, flags, mode) }
     }
 
-    /// Wraps `open(2)`; nil when the file does not exist (`ENOENT`).
-    package static func openIfExists(_ path: String, _ flags: Int32) throws(FileCallError) -> Int32? {
-        do throws(FileCallError) {
-            return try open(path, flags)
-        } catch where error.errno == .noSuchFileOrDirectory {
-            return nil
-        }
-    }
-
     /// Wraps `close(2)`. Not retried on `EINTR`: on Linux the descriptor is gone either way.
     package static func close(_ descriptor: Int32) {
         try? FileDescriptor(rawValue: descriptor).close()

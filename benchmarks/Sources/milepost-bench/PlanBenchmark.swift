@@ -15,10 +15,10 @@ enum PlanBenchmark {
         guard let manifest else { return }
         let middle = steps / 2
         let state = StoredState(
-            app: nil, version: "1.\(middle)",
+            app: nil, version: try Version(parsing: "1.\(middle)"),
             completed: (1...middle).map { CompletedStep(id: "1.\($0)/noop", at: "", run: "", fingerprint: "") },
             updatedAt: "")
-        let from = try Version(parsing: state.version)
+        let from = state.version
         let to = try Version(parsing: "1.\(steps)")
         let before = Measure.peakResidentKiB()
         var pending = 0

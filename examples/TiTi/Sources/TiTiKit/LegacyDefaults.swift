@@ -43,7 +43,13 @@ public struct LegacyDefaults: Sendable {
     /// `state`, or when Milepost has stored nothing yet, a state at the legacy `lastUpdateVersion`.
     func fallback(for state: StoredState?) throws -> StoredState? {
         if let state { return state }
-        guard let version = try lastUpdateVersion() else { return nil }
+        guard let text = try lastUpdateVersion() else { return nil }
+        let version: Version
+        do {
+            version = try Version(parsing: text)
+        } catch {
+            throw StoreError.unreadableState(location: path, reason: "the legacy lastUpdateVersion is not a version: \(error)")
+        }
         let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

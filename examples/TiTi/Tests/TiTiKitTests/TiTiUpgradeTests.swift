@@ -51,7 +51,7 @@ import TiTiKit
         #expect(after.map(\.date) == Self.nonEmptyDates + ["2026-03-09"])
         #expect(after.map(\.totalTime) == [5_400, 7_260, 57_600, 1_800, 0])
         let state = try #require(try await fixture.launch.store.readState())
-        #expect(state.version == "2.7")
+        #expect(state.version.text == "2.7")
         #expect(state.completed.map(\.id) == ["2.1/removeEmptyDailys", "2.7/capRunawayDailys"])
     }
 
@@ -72,7 +72,7 @@ import TiTiKit
         let report = try await fixture.launch.migrate(to: Version("2.7")!)
         #expect(report.steps.map(\.id) == ["2.7/capRunawayDailys"])
         #expect(try fixture.dailys().filter(\.isEmpty).count == 3)
-        #expect(try await fixture.launch.store.readState()?.version == "2.7")
+        #expect(try await fixture.launch.store.readState()?.version.text == "2.7")
     }
 
     @Test func legacyDefaultsWithoutTheKeyMigrateFromTheBaseline() async throws {

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// libpq is loaded with dlopen only when a `postgres://` store is opened: the binary does not link
+/// it, a host without it runs file-store manifests, and a PostgreSQL URL there exits 69 saying what
+/// to install. `MILEPOST_LIBPQ` pointing nowhere stands for a host without libpq.
+@Suite struct LibPQLoadingTests {
+    static let noLibpq = ["MILEPOST_LIBPQ": "/nonexistent/libpq.so.5"]
+
+    @Test func theBinaryDoesNotLinkLibpq() throws {
+        let readelf = Process()
+        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        readelf.arguments = ["readelf", "--dynamic", MilepostBinary.path]
+        let output = Pipe()
+        readelf.standardOutput = output
+        try readelf.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        readelf.waitUntilExit()
+        #expect(readelf.terminationStatus == 0)
+        let needed = text.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(!needed.isEmpty, "readelf listed no NEEDED entry: \(text)")
+        #expect(needed.filter { $0.contains("libpq") } == [])
+    }
+
+    @Test func aHostWithoutLibpqRunsFileStoreManifests() throws {
+        let work = try WorkDirectory()
+        try work.write(ExitCodeTests.manifest, to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.environment = Self.noLibpq
+        let result = try milepost.run("run", "--to", "2.1")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try work.read("ran.txt") == "2.1/touch 1.0 2.1\n")
+    }
+
+    @Test func aPostgresURLWithoutLibpqExits69SayingWhatToInstall() throws {
+        let work = try WorkDirectory()
+        try work.write(ExitCodeTests.manifest, to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.environment = Self.noLibpq
+        let result = try milepost.run("run", "--to", "2.1", "--store", "postgres://app@127.0.0.1:1/shop")
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.contains(
+            "cannot load the PostgreSQL client library /nonexistent/libpq.so.5 (/nonexistent/libpq.so.5: cannot open shared object file"),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("apt-get install libpq5"), "\(result.stderr)")
+        #expect(!work.exists("ran.txt"))
+    }
+}
