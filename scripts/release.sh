@@ -10,6 +10,7 @@
 # The binary is built exactly as the README's production recipe says
 # (`swift build -c release --static-swift-stdlib`): the Swift runtime is inside it, and it needs
 # only the C libraries the .deb's Depends: names (computed by dpkg-shlibdeps from the binary).
+# libpq is loaded only when a postgres:// store is opened, so it is recommended, not required.
 # Needs: swift, dpkg-deb and dpkg-shlibdeps (Debian: dpkg-dev), gzip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +79,7 @@ Architecture: $debarch
 Maintainer: Milepost developers <milepost@localhost>
 Installed-Size: $size
 Depends: $depends
+Recommends: libpq5
 Section: admin
 Priority: optional
 Description: run one-time upgrade steps when an application moves past a version

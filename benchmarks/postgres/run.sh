@@ -5,12 +5,15 @@
 #      `exec true` on the PostgreSQL store and on the file store (the difference is the cost of
 #      the PostgreSQL checkpoints over the file store's);
 #   2. 50 runners started at once on a store already at --to (the pre-start fast path), and
-#      50 runners started at once with one step left (one runs it, 49 wait and re-read).
+#      50 runners started at once with one step left (one runs it, 49 wait and re-read);
+#   3. 50 runners started at once on an empty store (an exec and an sql step), directly with the
+#      session lock, directly with the lease, and through PgBouncer in transaction mode (the lease).
 #
 #   benchmarks/postgres/run.sh [STEPS] [RUNNERS]        (default 200 steps, 50 runners)
 #
 # Uses MILEPOST (default .build/release/milepost) and MILEPOST_BENCH_POSTGRES_URL, or starts a
-# throwaway server with scripts/postgres-test-server.sh when that is unset.
+# throwaway server with scripts/postgres-test-server.sh when that is unset; and
+# MILEPOST_BENCH_PGBOUNCER_URL, or a PgBouncer started with scripts/pgbouncer-test-server.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 steps=${1:-200}
@@ -22,11 +25,19 @@ work=$(mktemp -d /tmp/milepost-bench.XXXXXX)
 url=${MILEPOST_BENCH_POSTGRES_URL:-}
 if [ -z "$url" ]; then
     server=$(mktemp -d /tmp/milepost-bench-server.XXXXXX)
-    trap 'scripts/postgres-test-server.sh stop "$server"; rm -rf "$work"' EXIT
     url=$(scripts/postgres-test-server.sh start "$server" "${MILEPOST_BENCH_PORT:-55433}")
-else
-    trap 'rm -rf "$work"' EXIT
 fi
+bouncer_url=${MILEPOST_BENCH_PGBOUNCER_URL:-}
+if [ -z "$bouncer_url" ]; then
+    bouncer=$(mktemp -d /tmp/milepost-bench-pgbouncer.XXXXXX)
+    bouncer_url=$(scripts/pgbouncer-test-server.sh start "$bouncer" "$url")
+fi
+cleanup() {
+    [ -n "${bouncer:-}" ] && scripts/pgbouncer-test-server.sh stop "$bouncer"
+    [ -n "${server:-}" ] && scripts/postgres-test-server.sh stop "$server"
+    rm -rf "$work"
+}
+trap cleanup EXIT
 sep() { case "$1" in *\?*) echo "&";; *) echo "?";; esac; }
 store() { echo "$url$(sep "$url")milepost_schema=bench_$1_$$"; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
@@ -61,7 +72,7 @@ together() { # together LABEL STORE MANIFEST: RUNNERS runs started at once; wall
     local start end failed=0 pids=()
     start=$(now_ms)
     for _ in $(seq 1 "$runners"); do
-        "$milepost" run --manifest "$3" --store "$2" --to 2.0 --lock-timeout 5m >/dev/null 2>&1 & pids+=($!)
+        "$milepost" run --manifest "$3" --store "$2" --to "${4:-2.0}" --lock-timeout 5m >/dev/null 2>&1 & pids+=($!)
     done
     for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
     end=$(now_ms)
@@ -77,3 +88,11 @@ together "one step left (one runs it, the rest wait, re-read)" "$fleet" "$work/f
 together "nothing left (the pre-start fast path)" "$fleet" "$work/fleet.yaml"
 start=$(now_ms); "$milepost" run --manifest "$work/fleet.yaml" --store "$fleet" --to 2.0 >/dev/null 2>&1; end=$(now_ms)
 printf "%-50s %6d ms\n" "one runner alone, nothing left" $((end - start))
+
+echo
+echo "== $runners runners started at once on an empty store (an exec and an sql step)"
+printf 'migrations:\n  "1.0":\n    - {name: exec, with: {command: ["true"]}}\n    - {name: sql, with: {sql: "SELECT 1"}}\n' >"$work/empty.yaml"
+together "direct, session advisory lock" "$(store direct)" "$work/empty.yaml" 1.0
+together "direct, lease (milepost_lock=lease)" "$(store lease)&milepost_lock=lease" "$work/empty.yaml" 1.0
+bounced="${bouncer_url}$(sep "$bouncer_url")milepost_schema=bench_pgbouncer_$$"
+together "through PgBouncer (transaction mode, lease)" "$bounced" "$work/empty.yaml" 1.0
