@@ -137,8 +137,8 @@ if command -v strace >/dev/null; then
         awk '$NF == "fsync" || $NF == "fdatasync" { n += $4 } END { print n + 0 }' "$work/fsync.txt"
     }
     per_step="$(awk -v a="$(fsyncs 200)" -v b="$(fsyncs 100)" 'BEGIN { printf "%.2f", (a - b) / 100 }')"
-    row "fsyncs per checkpoint (strace, 200 − 100 steps, 2 checkpoints a step)" \
-        "$(awk -v s="$per_step" 'BEGIN { printf "%.2f", s / 2 }')" "—" "—" "≤ 2"
+    row "fsyncs per step (strace, 200 − 100 steps; 2 checkpoints a step)" \
+        "$per_step ($(awk -v s="$per_step" 'BEGIN { printf "%.2f", s / 2 }') per checkpoint)" "—" "—" "≤ 2 per step"
 else
     say "strace is missing (Debian: apt-get install strace): no fsync count row"
 fi
