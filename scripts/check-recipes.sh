@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 bin=${1:?usage: scripts/check-recipes.sh VENV_BIN}
 hooks=examples/hooks
 root=$(mktemp -d /tmp/milepost-recipes.XXXXXX)
-cleanup() { rm -rf "$root" milepost.yaml VERSION plan.txt; }
+cleanup() { rm -rf "$root" milepost.yaml VERSION; }
 
 echo "recipes: actionlint $hooks/github-actions.yml"
 "$bin/actionlint" "$hooks/github-actions.yml"
@@ -44,7 +44,7 @@ cp manifests/example.yaml milepost.yaml
 echo 2.7 > VERSION
 summary=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest vars.PRODUCTION_VERSION=2.0)
 echo "$summary"
-for expected in "### Upgrade steps from 2.0 to 2.7" "2.1/remove-empty-dailys" "2.7/rebuild-monthly-totals"; do
+for expected in "### \`milepost.yaml\`: ✅ valid" "### example: 2.0 → 2.7" "| \`2.1/remove-empty-dailys\` | Delete the empty daily records" "| \`2.7/rebuild-monthly-totals\` |"; do
     grep -qF -- "$expected" <<<"$summary" || { echo "recipes: the job summary lacks '$expected'" >&2; exit 1; }
 done
 echo "recipes: ok"

@@ -65,6 +65,36 @@ import Testing
         try transcript.verify()
     }
 
+    /// `plan` and `validate --format markdown`: what a reviewer reads in a job summary.
+    @Test func markdown() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.demo, to: "milepost.yaml")
+        var transcript = try GoldenTranscript("markdown", in: work)
+        try transcript.milepost("validate", "--format", "markdown")
+        try transcript.milepost("plan", "--from", "1.0", "--to", "2.7", "--format", "markdown")
+        try transcript.milepost("run", "--to", "2.1")
+        // A step added below the stored version (never runs), and one with text that tries to break the table.
+        try work.write(Self.demo + """
+
+              2.0:
+                - name: exec
+                  id: late
+                  with: {command: ['true']}
+              2.5:
+                - name: exec
+                  id: totals
+                  description: "Fix | totals <script>alert(1)</script> **now**\\n# heading"
+                  timeout: 30s
+                  retries: 1
+                  with: {command: ['true']}
+            """, to: "milepost.yaml")
+        try transcript.milepost("plan", "--to", "3.0", "--format", "markdown")
+        try transcript.milepost("plan", "--to", "2.0", "--format", "markdown")
+        try work.write("migrations:\n  2.1:\n    - exce\n  two: [exec]\n", to: "milepost.yaml")
+        try transcript.milepost("validate", "--format", "markdown")
+        try transcript.verify()
+    }
+
     @Test func invalid() throws {
         let work = try WorkDirectory()
         try work.write("""
@@ -195,7 +225,7 @@ import Testing
         let work = try WorkDirectory()
         var transcript = try GoldenTranscript("help", in: work)
         try transcript.milepost("--help")
-        for command in ["validate", "plan", "run", "status", "history", "steps", "baseline", "resolve", "schema"] {
+        for command in ["validate", "plan", "run", "status", "history", "steps", "baseline", "resolve", "schema", "init", "new"] {
             try transcript.milepost(command, "--help")
         }
         try transcript.verify()

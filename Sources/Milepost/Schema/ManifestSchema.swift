@@ -41,7 +41,7 @@ public struct ManifestSchema: Sendable {
             ("title", .string("Milepost manifest")),
             ("description", .string(
                 "Version thresholds mapped to the one-time steps that run when an application moves past them. "
-                    + "`milepost validate` also checks what a schema cannot: thresholds equal as versions, duplicate step ids.")),
+                    + "Validating the manifest also checks what a schema cannot: thresholds equal as versions, duplicate step ids.")),
             ("type", .string("object")),
             ("properties", .object([
                 ("app", .object([

@@ -14,6 +14,7 @@ extension MilepostCommand {
                 Examples:
                   milepost plan --to 2.7
                   milepost plan --manifest app.yaml --from 2.0 --to 2.7 --format json   # CI
+                  milepost plan --from 2.0 --to 2.7 --format markdown >> "$GITHUB_STEP_SUMMARY"
                 """)
 
         @OptionGroup var manifest: ManifestOptions
@@ -21,7 +22,8 @@ extension MilepostCommand {
         @Option(help: ArgumentHelp("Plan from this version instead of the store's.", valueName: "version"))
         var from: Version?
         @OptionGroup var target: TargetOption
-        @Option(help: "How to print the result.") var format: OutputFormat = .text
+        @Option(help: "How to print the result: markdown for a GitHub job summary or pull-request comment.")
+        var format: PlanFormat = .text
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
@@ -37,9 +39,12 @@ extension MilepostCommand {
                 } else {
                     try await Runner(store: try store.open(in: context), logger: logging.makeLogger()).plan(loaded, to: target)
                 }
-                if format == .json {
+                switch format {
+                case .json:
                     try JSONOutput.print(PlanDocument(plan, manifest: loaded))
-                } else {
+                case .markdown:
+                    Terminal.out(PlanMarkdown.render(plan, manifest: loaded))
+                case .text:
                     let hint = CommandHint(store: store.store, manifest: manifest.manifest)
                     Terminal.out(PlanText.render(plan, app: loaded.app, hint: hint, colored: Terminal.stdoutIsTTY))
                 }

@@ -13,12 +13,13 @@ extension MilepostCommand {
                 Examples:
                   milepost validate --manifest manifests/app.yaml
                   milepost validate --manifest app.yaml --strict --format github   # in CI
+                  milepost validate --format markdown >> "$GITHUB_STEP_SUMMARY"
                 """)
 
         @OptionGroup var manifest: ManifestOptions
         @Flag(help: "Warn about registered steps the manifest never uses; fail (65) on any warning.")
         var strict = false
-        @Option(help: "How to print the findings: github prints workflow annotations.")
+        @Option(help: "How to print the findings: github prints workflow annotations, markdown a job summary.")
         var format: DiagnosticFormat = .text
         @OptionGroup var logging: LoggingOptions
 
@@ -41,6 +42,9 @@ extension MilepostCommand {
                     try JSONOutput.print(ValidateDocument(
                         manifest: source.path, valid: failing.isEmpty, strict: strict, steps: stepCount,
                         diagnostics: diagnostics.map(DiagnosticDocument.init)))
+                case .markdown:
+                    Terminal.out(ValidationMarkdown.render(
+                        path: source.path, diagnostics: diagnostics, steps: stepCount, failing: !failing.isEmpty))
                 case .github:
                     for diagnostic in diagnostics { Terminal.workflowCommand(DiagnosticRenderer.github(diagnostic)) }
                 case .text:

@@ -6,9 +6,14 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
 }
 
-/// `--format` of `validate`: also GitHub Actions workflow annotations.
+/// `--format` of `validate`: also GitHub Actions workflow annotations, and Markdown for a job summary.
 enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, github
+    case text, json, github, markdown
+}
+
+/// `--format` of `plan`: also Markdown, for a job summary or a pull-request comment.
+enum PlanFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, markdown
 }
 
 /// `--log-level`, shared by every command.

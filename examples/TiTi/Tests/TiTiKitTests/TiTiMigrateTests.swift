@@ -71,6 +71,20 @@ import Testing
     }
 }
 
+/// `titi-migrate new`: a TiTi step without required parameters is added and validates at once.
+@Suite struct TiTiNewStepTests {
+    @Test func addsAStepUnderANewThresholdKeepingTheSampleByteForByte() throws {
+        let fixture = try TiTiFixture()
+        let original = try String(contentsOfFile: fixture.manifest, encoding: .utf8)
+        let result = try TiTiMigrateTests().titiMigrate("new", "2.8", "removeEmptyDailys", in: fixture.directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let edited = try String(contentsOfFile: fixture.manifest, encoding: .utf8)
+        #expect(edited == original.replacingOccurrences(
+            of: "      with: {limit: 16h}\n", with: "      with: {limit: 16h}\n  \"2.8\":\n    - removeEmptyDailys\n"))
+        #expect(try TiTiMigrateTests().titiMigrate("validate", in: fixture.directory).status == 0)
+    }
+}
+
 /// `titi-migrate schema`: the manifest schema knows TiTi's own steps and their parameters, and the
 /// sample manifest passes it under a real validator (`MILEPOST_CHECK_JSONSCHEMA`, see the main
 /// package's SchemaValidator; required, never skipped).

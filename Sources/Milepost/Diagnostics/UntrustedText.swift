@@ -6,7 +6,7 @@ extension String {
     /// C0, DEL, C1 (NEL included) and the Unicode line and paragraph separators. Text without
     /// them is returned as it is.
     /// - parameter keepingTabs: leave tabs alone (a quoted source line, whose caret line copies them).
-    func escapingControlCharacters(keepingTabs: Bool = false) -> String {
+    package func escapingControlCharacters(keepingTabs: Bool = false) -> String {
         let isEscaped = { (scalar: Unicode.Scalar) in
             Self.isControl(scalar) && !(keepingTabs && scalar == "\t")
         }
@@ -31,7 +31,7 @@ extension String {
     /// Each line that starts, after blanks, with `::` gets its first colon escaped (`\u{3A}`): the
     /// GitHub Actions runner reads such a line of a job's log as a workflow command
     /// (`::add-mask::`, `::error::`, `::stop-commands::`).
-    func neutralizingWorkflowCommands() -> String {
+    package func neutralizingWorkflowCommands() -> String {
         guard contains("::") else { return self }
         return split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
             let start = line.firstIndex { $0 != " " && $0 != "\t" } ?? line.endIndex
