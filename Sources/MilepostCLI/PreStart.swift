@@ -36,8 +36,8 @@ enum PreStart {
         do {
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
                   let store = try context.openStore(StoreOptions.spec(values[OptionNames.store])) as? FileStore,
-                  let state = try store.readStateSynchronously(),
-                  let report = try Runner(store: store).upToDate(state, at: target)
+                  let head = try store.readStateHeadSynchronously(),
+                  let report = Runner(store: store).upToDate(head, at: target)
             else { return nil }
             let format = values[OptionNames.format].flatMap(OutputFormat.init(argument:)) ?? .text
             try MilepostCommand.Run.show(

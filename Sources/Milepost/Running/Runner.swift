@@ -29,7 +29,7 @@ public struct Runner: Sendable {
     /// - throws: the manifest's errors, `StoreError`, or `Version.ParseError` for a bad stored version.
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
-        if let seen, let report = try upToDate(seen, at: target) { return report }
+        if let seen, let report = upToDate(seen, at: target) { return report }
         let manifest = try loadManifest()
         try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
@@ -41,13 +41,18 @@ public struct Runner: Sendable {
         }
     }
 
-    /// The pre-start fast path's decision: the `.upToDate` report when `state` is at `target` and no
-    /// step is interrupted; nil when a full `run` is needed.
-    /// - throws: `StoreError.unreadableState` for a bad stored version.
-    public func upToDate(_ state: StoredState, at target: Version) throws -> RunReport? {
-        guard state.inProgress == nil, state.version == target else { return nil }
+    /// The up-to-date decision: the `.upToDate` report when the state is at `target` and no step
+    /// is interrupted; nil when a full `run` is needed.
+    public func upToDate(_ state: StoredState, at target: Version) -> RunReport? {
+        upToDate(state.head, at: target)
+    }
+
+    /// The same decision from the state's head alone, as the pre-start fast path reads it
+    /// (`FileStore.readStateHeadSynchronously()`).
+    public func upToDate(_ head: StoredStateHead, at target: Version) -> RunReport? {
+        guard !head.hasStepInProgress, head.version == target else { return nil }
         return RunReport(
-            outcome: .upToDate, run: nil, app: state.app, from: target, to: target, steps: [], plan: nil,
+            outcome: .upToDate, run: nil, app: head.app, from: target, to: target, steps: [], plan: nil,
             interrupted: nil, doneByAnotherRunner: false)
     }
 

@@ -15,10 +15,20 @@ public struct StepDefinition: Sendable {
     /// Kept as a type and named only when asked: `String(describing:)` of a type costs a scan of
     /// the runtime's conformance tables, paid by every process start that builds a registry.
     let parametersType: any (Decodable & Sendable).Type
-    /// The plugin that contributed the step, or nil when it was registered directly.
-    public internal(set) var plugin: String?
+    /// The name of the plugin that contributed the step, or nil when it was registered directly.
+    public var plugin: String? { contributor.map { String(describing: $0.type) } }
     /// Contributed by a plugin that ships with Milepost (`BuiltinStepPlugin`).
-    package internal(set) var isBuiltIn = false
+    package var isBuiltIn: Bool { contributor.map { $0.type is any BuiltinStepPlugin.Type } ?? false }
+
+    /// Kept as a type for the same reason as `parametersType`; the dynamic cast of `isBuiltIn` is
+    /// such a scan too.
+    private var contributor: PluginType?
+
+    /// A plugin's type. A metatype is immutable, so sharing it across threads is safe even though
+    /// `StepPlugin` does not require `Sendable` of its conformers.
+    private struct PluginType: @unchecked Sendable {
+        let type: any StepPlugin.Type
+    }
 
     let decodeParameters: @Sendable (YAMLNode?) throws(YAMLError) -> any Sendable
     let body: @Sendable (StepInvocation, any Sendable) async throws -> Void
@@ -46,8 +56,7 @@ public struct StepDefinition: Sendable {
     func contributed(by plugin: any StepPlugin.Type) -> StepDefinition {
         var copy = self
         copy.name = plugin.namespace.map { "\($0):\(name)" } ?? name
-        copy.plugin = String(describing: plugin)
-        copy.isBuiltIn = plugin is any BuiltinStepPlugin.Type
+        copy.contributor = PluginType(type: plugin)
         return copy
     }
 }

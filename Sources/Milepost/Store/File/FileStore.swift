@@ -22,13 +22,14 @@ public struct FileStore: MilepostStore {
     // MARK: - Reading (creates and modifies nothing)
 
     public func readState() async throws -> StoredState? {
-        try readStateSynchronously()
+        try openedDirectory().flatMap { try StateFile(directory: $0).read() }
     }
 
-    /// `readState()` on the calling thread, without suspending: lets a process's pre-start path
-    /// answer before any task or thread starts (see `Runner.upToDate(_:at:)`).
-    public func readStateSynchronously() throws -> StoredState? {
-        try openedDirectory().flatMap { try StateFile(directory: $0).read() }
+    /// The fields of the state that decide whether a run is up to date (see `StoredStateHead`), on
+    /// the calling thread without suspending and without decoding every completed step: lets a
+    /// process's pre-start path answer before any task or thread starts (`Runner.upToDate(_:at:)`).
+    public func readStateHeadSynchronously() throws -> StoredStateHead? {
+        try openedDirectory().flatMap { try StateFile(directory: $0).readHead() }
     }
 
     public func readJournal() async throws -> [JournalRecord] {

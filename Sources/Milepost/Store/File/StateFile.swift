@@ -18,6 +18,17 @@ struct StateFile {
     /// - throws: `StoreError.unreadableState` when it exists but cannot be read or decoded, or has
     ///   a format this version does not know.
     func read() throws -> StoredState? {
+        try readBytes().map { try StoredState.decode(json: $0, location: path) }
+    }
+
+    /// What decides whether a run is up to date, by a quick scan (`StoredStateHead`); when the scan
+    /// cannot vouch for the file, by decoding it all (which throws as `read()` does).
+    func readHead() throws -> StoredStateHead? {
+        try readBytes().map { try StoredStateHead(json: $0) ?? StoredState.decode(json: $0, location: path).head }
+    }
+
+    /// The file's bytes; nil when it does not exist.
+    private func readBytes() throws -> [UInt8]? {
         let bytes: [UInt8]
         do throws(FileCallError) {
             guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return nil }
@@ -27,7 +38,7 @@ struct StateFile {
             throw StoreError.unreadableState(error)
         }
         guard !bytes.isEmpty else { throw StoreError.unreadableState(location: path, reason: .malformed("the file is empty")) }
-        return try StoredState.decode(json: bytes, location: path)
+        return bytes
     }
 
     // MARK: - Writing

@@ -1,0 +1,236 @@
+/// The fields of a stored state that decide whether a `run` is up to date (`Runner.upToDate`):
+/// its format, app, version and whether a step is in progress.
+///
+/// The pre-start path reads these from `state.json` with `init?(json:)`, a scan without
+/// Foundation that allocates only the two strings it keeps: a no-op run must cost next to nothing,
+/// and decoding every completed step with `JSONDecoder` was most of its work (docs/performance.md).
+/// The scan checks the JSON's syntax and the types of the fields `StoredState` requires, but not
+/// the contents of `completed` or `failed`: a full run, which decodes the whole state, still
+/// reports those. Whatever the scan does not take (escapes in the fields it keeps, a duplicate key,
+/// an unknown format, an invalid version, a number where it wants an integer) gives nil, and the
+/// caller decodes fully.
+public struct StoredStateHead: Sendable, Equatable {
+    public var format: Int
+    public var app: String?
+    public var version: Version
+    /// True when the state records a step as running (`in_progress` is not null).
+    public var hasStepInProgress: Bool
+
+    public init(format: Int, app: String?, version: Version, hasStepInProgress: Bool) {
+        self.format = format
+        self.app = app
+        self.version = version
+        self.hasStepInProgress = hasStepInProgress
+    }
+
+    /// The head of `bytes`, a whole `state.json`; nil when the quick scan cannot vouch for it.
+    public init?(json bytes: [UInt8]) {
+        let scanned = bytes.withUnsafeBufferPointer { buffer in
+            var scanner = StateHeadScanner(bytes: buffer)
+            return scanner.scan()
+        }
+        guard let head = scanned else { return nil }
+        self = head
+    }
+}
+
+extension StoredState {
+    /// The fields `Runner.upToDate` decides with.
+    public var head: StoredStateHead {
+        StoredStateHead(format: format, app: app, version: version, hasStepInProgress: inProgress != nil)
+    }
+}
+
+/// A JSON scanner for one object: takes the head's fields, checks the rest's syntax and skips it.
+private struct StateHeadScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    /// Deeper nesting than any state needs is left to the full decoder.
+    static let maximumDepth = 64
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    mutating func scan() -> StoredStateHead? {
+        var format: Int?
+        var app: String??
+        var version: Version?
+        var inProgress: Bool?
+        var seen = Set<String>()
+        var hasCompleted = false
+        var hasUpdatedAt = false
+        skipSpace()
+        guard take(UInt8(ascii: "{")) else { return nil }
+        skipSpace()
+        if !take(UInt8(ascii: "}")) {
+            repeat {
+                skipSpace()
+                guard let key = plainString(), seen.insert(key).inserted else { return nil }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return nil }
+                skipSpace()
+                switch key {
+                case "format":
+                    guard let value = integer() else { return nil }
+                    format = value
+                case "version":
+                    guard let value = plainString().flatMap(Version.init) else { return nil }
+                    version = value
+                case "app":
+                    if literal("null") { app = .some(nil) } else {
+                        guard let value = plainString() else { return nil }
+                        app = .some(value)
+                    }
+                case "in_progress":
+                    inProgress = !literal("null")
+                    if inProgress == true { guard peek == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil } }
+                case "completed":
+                    guard peek == UInt8(ascii: "["), skipValue(depth: 0) else { return nil }
+                    hasCompleted = true
+                case "updated_at":
+                    guard peek == UInt8(ascii: "\""), skipValue(depth: 0) else { return nil }
+                    hasUpdatedAt = true
+                default:
+                    guard skipValue(depth: 0) else { return nil }
+                }
+                skipSpace()
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "}")) else { return nil }
+        }
+        skipSpace()
+        guard index == bytes.count, let format, (1...StoredState.currentFormat).contains(format),
+              let version, hasCompleted, hasUpdatedAt
+        else { return nil }
+        return StoredStateHead(format: format, app: app ?? nil, version: version, hasStepInProgress: inProgress ?? false)
+    }
+
+    // MARK: - Tokens
+
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard peek == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func skipSpace() {
+        while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    mutating func literal(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+        index += count
+        return true
+    }
+
+    /// A string without escapes, as valid UTF-8; nil for anything else.
+    mutating func plainString() -> String? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        while let byte = peek, byte != UInt8(ascii: "\"") {
+            guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { return nil }
+            index += 1
+        }
+        guard peek != nil else { return nil }
+        defer { index += 1 }
+        return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    /// A non-negative integer of at most nine digits without sign, fraction or exponent.
+    mutating func integer() -> Int? {
+        var value = 0
+        let start = index
+        while let byte = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), index - start < 9 {
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            index += 1
+        }
+        guard index > start, !(bytes[start] == UInt8(ascii: "0") && index - start > 1) else { return nil }
+        if let byte = peek, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { return nil }
+        return value
+    }
+
+    // MARK: - Skipping a value, checking its syntax
+
+    mutating func skipValue(depth: Int) -> Bool {
+        guard depth < Self.maximumDepth, let byte = peek else { return false }
+        switch byte {
+        case UInt8(ascii: "{"): return skipContainer(close: UInt8(ascii: "}"), keyed: true, depth: depth)
+        case UInt8(ascii: "["): return skipContainer(close: UInt8(ascii: "]"), keyed: false, depth: depth)
+        case UInt8(ascii: "\""): return skipString()
+        case UInt8(ascii: "t"): return literal("true")
+        case UInt8(ascii: "f"): return literal("false")
+        case UInt8(ascii: "n"): return literal("null")
+        default: return skipNumber()
+        }
+    }
+
+    mutating func skipContainer(close: UInt8, keyed: Bool, depth: Int) -> Bool {
+        index += 1
+        skipSpace()
+        if take(close) { return true }
+        repeat {
+            skipSpace()
+            if keyed {
+                guard skipString() else { return false }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return false }
+                skipSpace()
+            }
+            guard skipValue(depth: depth + 1) else { return false }
+            skipSpace()
+        } while take(UInt8(ascii: ","))
+        return take(close)
+    }
+
+    mutating func skipString() -> Bool {
+        guard take(UInt8(ascii: "\"")) else { return false }
+        while let byte = peek {
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return true
+            case UInt8(ascii: "\\"):
+                guard let escaped = peek else { return false }
+                index += 1
+                if escaped == UInt8(ascii: "u") {
+                    guard bytes.count - index >= 4 else { return false }
+                    for _ in 0..<4 {
+                        guard let digit = peek, digit.isHexDigit else { return false }
+                        index += 1
+                    }
+                } else {
+                    guard "\"\\/bfnrt".utf8.contains(escaped) else { return false }
+                }
+            case ..<0x20: return false
+            default: continue
+            }
+        }
+        return false
+    }
+
+    mutating func skipNumber() -> Bool {
+        _ = take(UInt8(ascii: "-"))
+        guard digits() > 0 else { return false }
+        if take(UInt8(ascii: ".")) { guard digits() > 0 else { return false } }
+        if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+            if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
+            guard digits() > 0 else { return false }
+        }
+        return true
+    }
+
+    mutating func digits() -> Int {
+        let start = index
+        while let byte = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+        return index - start
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    }
+}
