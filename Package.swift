@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Milepost", targets: ["Milepost"]),
         .library(name: "MilepostPostgres", targets: ["MilepostPostgres"]),
         .library(name: "MilepostCLI", targets: ["MilepostCLI"]),
+        .library(name: "MilepostTesting", targets: ["MilepostTesting"]),
         .executable(name: "milepost", targets: ["milepost"]),
     ],
     dependencies: [
@@ -70,6 +71,12 @@ let package = Package(
             swiftSettings: strictSettings,
             plugins: ["BuildInfo"]
         ),
+        // Upgrade scenarios for applications' tests: a temporary file store, a manifest, a run.
+        .target(
+            name: "MilepostTesting",
+            dependencies: ["Milepost"],
+            swiftSettings: strictSettings
+        ),
         // Records the git commit a binary is built from, for `milepost --version`.
         .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(
@@ -95,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostTests",
-            dependencies: ["Milepost", "MilepostSystem", "MilepostYAML"],
+            dependencies: ["Milepost", "MilepostSystem", "MilepostTesting", "MilepostYAML"],
             swiftSettings: strictSettings
         ),
         .testTarget(
