@@ -19,19 +19,16 @@ struct AdvisoryLock: Sendable {
     /// - returns: The fencing generation of this holder.
     /// - throws: `StoreError.lockTimeout` naming the holder.
     func acquire(on session: PostgresSession, timeout: Duration, holder: LockHolder) async throws -> Int64 {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0][0] == "t" {
-                if let generation = try await claim(on: session, holder: holder) { return generation }
-                await release(on: session)
-            }
-            let remaining = deadline - .now
-            guard remaining > .zero else {
-                throw StoreError.lockTimeout(
-                    location: session.location, waited: timeout, holder: try await self.holder(on: session))
-            }
-            try await Task.sleep(for: min(remaining, .milliseconds(Int.random(in: 25...100))))
+        let generation = try await LockPolling.poll(timeout: timeout) { () async throws -> Int64? in
+            guard try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0][0] == "t" else { return nil }
+            if let generation = try await claim(on: session, holder: holder) { return generation }
+            await release(on: session)
+            return nil
         }
+        guard let generation else {
+            throw StoreError.lockTimeout(location: session.location, waited: timeout, holder: try await self.holder(on: session))
+        }
+        return generation
     }
 
     /// With the advisory lock held: the generation, or nil when a live lease holds the lock row.

@@ -27,17 +27,14 @@ struct LeaseLock: Sendable {
     func acquire(
         on session: PostgresSession, timeout: Duration, holder: LockHolder
     ) async throws -> (generation: Int64, sent: ContinuousClock.Instant) {
-        let deadline = ContinuousClock.now + timeout
-        while true {
+        let taken = try await LockPolling.poll(timeout: timeout) { () async throws -> (generation: Int64, sent: ContinuousClock.Instant)? in
             let sent = ContinuousClock.now
-            if let generation = try await take(on: session, holder: holder) { return (generation, sent) }
-            let remaining = deadline - .now
-            guard remaining > .zero else {
-                throw StoreError.lockTimeout(
-                    location: session.location, waited: timeout, holder: try await self.holder(on: session))
-            }
-            try await Task.sleep(for: min(remaining, .milliseconds(Int.random(in: 25...100))))
+            return try await take(on: session, holder: holder).map { ($0, sent) }
         }
+        guard let taken else {
+            throw StoreError.lockTimeout(location: session.location, waited: timeout, holder: try await self.holder(on: session))
+        }
+        return taken
     }
 
     private func take(on session: PostgresSession, holder: LockHolder) async throws -> Int64? {

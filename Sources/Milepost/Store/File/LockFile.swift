@@ -23,22 +23,19 @@ struct LockFile {
         return Self.holder(in: descriptor, path)
     }
 
-    /// Opens the file (creating it) and takes the exclusive lock, trying again every 20–80 ms
-    /// (jittered, so waiting replicas do not retry in step) until `timeout` has passed.
+    /// Opens the file (creating it) and takes the exclusive lock, trying again (`LockPolling`)
+    /// until `timeout` has passed.
     /// - returns: The descriptor holding the lock.
     /// - throws: `StoreError.lockTimeout` naming `location` and the holder when the wait runs out;
     ///   `CancellationError` when the task is cancelled while waiting.
     func acquire(timeout: Duration, location: String) async throws -> Int32 {
         let descriptor = try directory.open(Self.name, O_RDWR | O_CREAT, mode: 0o644)
         do {
-            let deadline = ContinuousClock.now + timeout
-            while try !FileCalls.tryLock(descriptor, LOCK_EX, path) {
-                let remaining = deadline - .now
-                guard remaining > .zero else {
-                    let holder = Self.holder(in: descriptor, path)
-                    throw StoreError.lockTimeout(location: location, waited: timeout, holder: holder)
-                }
-                try await Task.sleep(for: min(remaining, .milliseconds(Int.random(in: 20...80))))
+            let path = path
+            guard try await LockPolling.poll(timeout: timeout, { try FileCalls.tryLock(descriptor, LOCK_EX, path) ? () : nil })
+                != nil
+            else {
+                throw StoreError.lockTimeout(location: location, waited: timeout, holder: Self.holder(in: descriptor, path))
             }
             return descriptor
         } catch {
