@@ -34,6 +34,9 @@ enum PreStart {
     static func attempt(_ arguments: [String], context: CommandContext) -> Int32? {
         guard let values = parse(arguments) else { return nil }
         do {
+            // The manifest is not read here, but an empty --manifest or MILEPOST_MANIFEST is the
+            // same usage error (64) it is for the parser.
+            _ = try ManifestOptions.named(values[OptionNames.manifest])
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
                   let store = try context.openStore(StoreOptions.spec(values[OptionNames.store])) as? FileStore,
                   let head = try store.readStateHeadSynchronously(),

@@ -36,4 +36,24 @@ import Testing
         #expect(!work.exists("ran"))
         #expect(!work.exists(".milepost"))
     }
+
+    /// On an up-to-date store the pre-start fast path answers `run` before the parser: it must
+    /// refuse the same empty settings, not answer "up to date".
+    @Test(arguments: [
+        (["run", "--to", "1", "--manifest", ""], [String: String](), "--manifest"),
+        (["run", "--to", "1", "--manifest="], [:], "--manifest"),
+        (["run", "--to", "1"], ["MILEPOST_MANIFEST": ""], "MILEPOST_MANIFEST"),
+        (["run", "--to", ""], [:], "--to"),
+        (["run"], ["MILEPOST_TO": ""], "MILEPOST_TO"),
+    ])
+    func anEmptySettingIsAUsageErrorOnAnUpToDateStoreToo(arguments: [String], environment: [String: String], name: String) throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest, to: "milepost.yaml")
+        #expect(try work.milepost.run("run", "--to", "1").status == 0)
+        var milepost = work.milepost
+        milepost.environment = environment
+        let result = try milepost.run(arguments)
+        #expect(result.status == 64, "\(arguments) \(environment): \(result.stderr)")
+        #expect(result.stderr.contains(name), "\(result.stderr)")
+    }
 }

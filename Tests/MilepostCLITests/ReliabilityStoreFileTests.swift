@@ -68,4 +68,22 @@ import Testing
         #expect(chmod(path, 0o644) == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
+
+    /// A FIFO planted as `state.json` (by whoever owns the store directory) is refused at once — by
+    /// the pre-start fast path too — instead of blocking every start waiting for a writer.
+    @Test func aFIFOInPlaceOfTheStateIsRefusedWithoutWaiting() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest, to: "milepost.yaml")
+        #expect(try work.milepost.run("baseline", "2").status == 0)
+        let path = work.path + "/.milepost/state.json"
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o600) == 0)
+        for command in [["run", "--to", "2"], ["run", "--to", "3"], ["status"]] {
+            let (process, stdout, stderr) = try work.milepost.start(command)
+            let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(20))
+            #expect(result.status == 74, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("not a regular file"), "\(command): \(result.stderr)")
+        }
+        #expect(!work.exists("ran"))
+    }
 }

@@ -82,4 +82,17 @@ import Testing
         #expect(try milepost.run("new", "2.2", "exec").status == 65)
         #expect(try String(contentsOfFile: work.path + "/milepost.yaml", encoding: .utf8) == "migrations:\n  2.1:\n    - exce\n")
     }
+
+    /// A name the binary does not know, or one that is not a step name at all, is refused before
+    /// anything is written (it would leave a manifest that no longer validates).
+    @Test(arguments: ["exce", "a: {"])
+    func newRefusesAnUnknownStepWithoutWriting(name: String) throws {
+        let work = try WorkDirectory()
+        let valid = "migrations:\n  2.1:\n    - name: exec\n      with: {command: ['true']}\n"
+        try work.write(valid, to: "milepost.yaml")
+        let refused = try work.milepost.run("new", "2.2", name)
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("is not a registered step"), "\(refused.stderr)")
+        #expect(try work.read("milepost.yaml") == valid)
+    }
 }

@@ -41,6 +41,8 @@ import Testing
         #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x", "failed": tru}"#,
         #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x", "failed": "\q"}"#,
         #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x", "in_progress": 3}"#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x", "failed": "x"}"#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x", "failed": 5}"#,
     ])
     func declines(json: String) {
         #expect(StoredStateHead(json: Array(json.utf8)) == nil)

@@ -32,7 +32,7 @@ extension Runner {
     /// holding it may still finish or retry it), or `timeout` passes. A store that cannot be
     /// reached is tried again until the timeout (the database may start after the waiting replica).
     /// - throws: `StoreError` (the last `.unreachable` one when the store was never reached before
-    ///   the timeout, any other at once), `Version.ParseError` for a bad stored version.
+    ///   the timeout, any other at once; a bad stored version is `.unreadableState`).
     public func wait(for target: Version, timeout: Duration, interval: Duration = .milliseconds(500)) async throws -> WaitReport {
         let clock = ContinuousClock()
         let started = clock.now

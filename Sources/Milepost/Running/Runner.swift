@@ -26,7 +26,7 @@ public struct Runner: Sendable {
     ///
     /// When the stored version already is `target` and nothing is interrupted, this reads only the
     /// state and returns `.upToDate` without calling `loadManifest` (the pre-start fast path).
-    /// - throws: the manifest's errors, `StoreError`, or `Version.ParseError` for a bad stored version.
+    /// - throws: the manifest's errors, or `StoreError` (a bad stored version is `StoreError.unreadableState`).
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
         if let seen, let report = upToDate(seen, at: target) { return report }

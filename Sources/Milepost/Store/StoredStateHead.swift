@@ -4,9 +4,10 @@
 /// The pre-start path reads these from `state.json` with `init?(json:)`, a scan without
 /// Foundation that allocates only the two strings it keeps: a no-op run must cost next to nothing,
 /// and decoding every completed step with `JSONDecoder` was most of its work (docs/performance.md).
-/// The scan checks the JSON's syntax and the types of the fields `StoredState` requires, but not
-/// the contents of `completed` or `failed`: a full run, which decodes the whole state, still
-/// reports those. Whatever the scan does not take (escapes in the fields it keeps, a duplicate key,
+/// The scan checks the JSON's structure and the types of the fields `StoredState` requires
+/// (`failed` and `in_progress` null or an object), but not the contents of `completed` or `failed`,
+/// the UTF-8 of strings it skips, or the form of numbers it skips: a full run, which decodes the
+/// whole state, still reports those. Whatever the scan does not take (escapes in the fields it keeps, a duplicate key,
 /// an unknown format, an invalid version, a number where it wants an integer) gives nil, and the
 /// caller decodes fully.
 public struct StoredStateHead: Sendable, Equatable {
@@ -83,6 +84,8 @@ private struct StateHeadScanner {
                 case "in_progress":
                     inProgress = !literal("null")
                     if inProgress == true { guard peek == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil } }
+                case "failed":
+                    if !literal("null") { guard peek == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil } }
                 case "completed":
                     guard peek == UInt8(ascii: "["), skipValue(depth: 0) else { return nil }
                     hasCompleted = true

@@ -26,6 +26,10 @@ extension MilepostCommand {
         @OptionGroup var manifest: ManifestOptions
 
         func run(in context: CommandContext) async throws {
+            // An unknown name would be written and then fail validation, leaving a broken manifest.
+            guard context.registry[name] != nil else {
+                throw ValidationError("'\(name.escapingControlCharacters())' is not a registered step (`milepost steps` lists them)")
+            }
             try await reportingFailures {
                 let path = try manifest.path
                 let loaded = try manifest.load(in: context)  // the file as it is must be valid first

@@ -18,7 +18,13 @@ struct ManifestOptions: ParsableArguments {
     /// The manifest the user named (flag, else `MILEPOST_MANIFEST`); nil when neither names one.
     /// - throws: `ValidationError` when the value given is empty.
     var named: String? {
-        get throws { try Setting.value(flag: manifest, named: OptionNames.manifest, environment: "MILEPOST_MANIFEST") }
+        get throws { try Self.named(manifest) }
+    }
+
+    /// The manifest `flag` or else `MILEPOST_MANIFEST` names; nil when neither does.
+    /// - throws: `ValidationError` when the value given is empty.
+    static func named(_ flag: String?) throws -> String? {
+        try Setting.value(flag: flag, named: OptionNames.manifest, environment: "MILEPOST_MANIFEST")
     }
 
     /// The manifest named, else `milepost.yaml`.

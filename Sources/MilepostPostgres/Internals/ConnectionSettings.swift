@@ -22,7 +22,7 @@ struct ConnectionSettings: Sendable {
     static let leaseParameter = "milepost_lease"
     static let defaultSchema = "milepost"
     static let defaultLease = Duration.seconds(30)
-    /// The shortest lease: renewals every third of it must stay well above a round trip.
+    /// The shortest lease: renewals every quarter of it must stay well above a round trip.
     static let minimumLease = Duration.milliseconds(500)
 
     /// - parameter schema: overrides the URL's `milepost_schema`; default `milepost`.

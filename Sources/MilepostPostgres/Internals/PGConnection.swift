@@ -97,15 +97,6 @@ final class PGConnection: @unchecked Sendable {
         _ = pq.cancel(canceller, &buffer, Int32(buffer.count))
     }
 
-    /// True while the connection is usable (`PQstatus`), as far as libpq knows.
-    var isOpen: Bool {
-        queue.sync { pq.status(handle) == LibPQ.connectionOK }
-    }
-
-    /// True while a transaction block is open on this connection (`PQtransactionStatus`).
-    var inTransaction: Bool {
-        queue.sync { pq.transactionStatus(handle) != LibPQ.transactionIdle }
-    }
 
     private func executeNow(_ sql: String, _ parameters: [String?]) -> Result<[[String?]], PGQueryFailure> {
         let result: OpaquePointer?

@@ -33,6 +33,11 @@ package enum FileCalls {
         try calling("fstat", path) { Int(try FileDescriptor(rawValue: descriptor).stat().size) }
     }
 
+    /// True when an open file is a regular file (not a FIFO, device, socket or directory), from `fstat(2)`.
+    package static func isRegularFile(_ descriptor: Int32, _ path: String) throws(FileCallError) -> Bool {
+        try calling("fstat", path) { try FileDescriptor(rawValue: descriptor).stat().type == .regular }
+    }
+
     // MARK: - Reading and writing
 
     /// Reads from the current offset to the end of the file, with `read(2)`.

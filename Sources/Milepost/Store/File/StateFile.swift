@@ -27,16 +27,20 @@ struct StateFile {
         try readBytes().map { try StoredStateHead(json: $0) ?? StoredState.decode(json: $0, location: path).head }
     }
 
-    /// The file's bytes; nil when it does not exist.
+    /// The file's bytes; nil when it does not exist. A FIFO or device planted under the name is
+    /// refused without waiting for a writer (O_NONBLOCK) or reading from it.
     private func readBytes() throws -> [UInt8]? {
         let bytes: [UInt8]
+        let regular: Bool
         do throws(FileCallError) {
-            guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return nil }
+            guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY | O_NONBLOCK) else { return nil }
             defer { FileCalls.close(descriptor) }
-            bytes = try FileCalls.readToEnd(descriptor, path)
+            regular = try FileCalls.isRegularFile(descriptor, path)
+            bytes = regular ? try FileCalls.readToEnd(descriptor, path) : []
         } catch {
             throw StoreError.unreadableState(error)
         }
+        guard regular else { throw StoreError.unreadableState(location: path, reason: .malformed("not a regular file")) }
         guard !bytes.isEmpty else { throw StoreError.unreadableState(location: path, reason: .malformed("the file is empty")) }
         return bytes
     }
