@@ -39,15 +39,11 @@ import Testing
 
     @Test func twoWhenAKilledStepNeedsResolving() throws {
         let work = try WorkDirectory()
-        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n", to: "milepost.yaml")
-        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
-        for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
-        kill(process.processIdentifier, SIGKILL)
-        work.killOrphanedStep()
-        _ = MilepostBinary.finish(process, stdout, stderr)
+        let holder = try Self.startLockHolder(in: work)
+        Self.stop(holder, in: work)
         let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "1s")
         #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.contains("step 1/exec was interrupted (pid \(process.processIdentifier)"), "\(result.stderr)")
+        #expect(result.stderr.contains("step 1/exec was interrupted (pid \(holder.process.processIdentifier)"), "\(result.stderr)")
         let resolved = try work.milepost.run("resolve", "1/exec", "--done")
         #expect(resolved.status == 0)
         #expect(try work.milepost.run("run", "--to", "1").status == 0)

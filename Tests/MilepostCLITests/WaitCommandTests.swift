@@ -42,15 +42,11 @@ import Testing
 
     @Test func exitsTwoAtOnceWhenAStepWasInterruptedAndNoRunHoldsTheLock() throws {
         let work = try WorkDirectory()
-        try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n", to: "milepost.yaml")
-        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
-        for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
+        let holder = try ExitCodeTests.startLockHolder(in: work)
         // While the run holds the lock, its step is running, not interrupted: wait goes on waiting.
         let whileRunning = try work.milepost.run("wait", "--to", "1", "--timeout", "300ms")
         #expect(whileRunning.status == 75, "\(whileRunning.stderr)")
-        kill(process.processIdentifier, SIGKILL)
-        work.killOrphanedStep()
-        _ = MilepostBinary.finish(process, stdout, stderr)
+        ExitCodeTests.stop(holder, in: work)
         let result = try work.milepost.run("wait", "--to", "1", "--timeout", "60s")
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("step 1/exec was interrupted and no run holds the lock"), "\(result.stderr)")
