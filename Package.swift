@@ -20,6 +20,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.4.1"),
     ],
     targets: [
         // The system libyaml (Debian: libyaml-dev), seen through a one-header shim.
@@ -50,6 +55,9 @@ let package = Package(
                 "MilepostYAML",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
@@ -67,6 +75,9 @@ let package = Package(
                 "MilepostSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings,
             plugins: ["BuildInfo"]
@@ -79,9 +90,21 @@ let package = Package(
         ),
         // Records the git commit a binary is built from, for `milepost --version`.
         .plugin(name: "BuildInfo", capability: .buildTool()),
+        // OpenTelemetry export for the stock binary (swift-otel, OTLP/HTTP), configured by the
+        // OTEL_* environment; applications embedding MilepostCLI link it only if they choose to.
+        .target(
+            name: "MilepostOTel",
+            dependencies: [
+                "MilepostCLI",
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "milepost",
-            dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres"],
+            dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres", "MilepostOTel"],
             swiftSettings: strictSettings
         ),
         // Test plumbing shared by the test targets: where the built executables are.

@@ -8,6 +8,8 @@ struct CommandContext: Sendable {
     var registry: StepRegistry
     /// Opens the store a `--store` value names.
     var openStore: MilepostCLI.StoreOpener
+    /// Exports `run`'s traces and metrics when the environment asks for it; nil when the binary has no exporter.
+    var telemetry: TelemetryExporter? = nil
 }
 
 /// A subcommand that runs with the application's `CommandContext` rather than with globals.

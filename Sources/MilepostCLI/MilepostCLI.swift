@@ -24,6 +24,8 @@ public enum MilepostCLI {
     ///   - registry: the steps manifests may name; `.standard` has the built-in `exec`, `StepRegistry()` none.
     ///   - store: opens the store for a `--store` value; `fileStore` by default.
     ///   - arguments: the command line without the program name; nil for the process arguments.
+    ///   - telemetry: exports `run`'s traces and metrics (the stock binary passes OpenTelemetry's,
+    ///     `MilepostOTel`); nil exports nothing, though `--metrics-file` still works.
     ///
     /// An up-to-date `run` on a file store is answered from the state alone, before the parser (see
     /// `PreStart`); on the main actor, so that answer needs no thread of the concurrency runtime.
@@ -33,11 +35,12 @@ public enum MilepostCLI {
     /// default and the signals Milepost waits for are unblocked.
     @MainActor
     public static func main(
-        registry: StepRegistry = .standard, store: @escaping StoreOpener = fileStore, arguments: [String]? = nil
+        registry: StepRegistry = .standard, store: @escaping StoreOpener = fileStore, arguments: [String]? = nil,
+        telemetry: TelemetryExporter? = nil
     ) async -> Never {
         ProcessStart.prepare()
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
-        let context = CommandContext(registry: registry, openStore: store)
+        let context = CommandContext(registry: registry, openStore: store, telemetry: telemetry)
         if let code = PreStart.attempt(arguments, context: context) { exit(code) }
         do {
             var command = try await MilepostCommand.asyncParseAsRoot(arguments)

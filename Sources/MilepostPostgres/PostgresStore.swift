@@ -26,6 +26,7 @@ public struct PostgresStore: MilepostStore {
 
     /// The URL without its password.
     public var location: String { settings.location }
+    public var kind: String { "postgres" }
     /// The schema holding the tables.
     public var schema: String { settings.schema }
 

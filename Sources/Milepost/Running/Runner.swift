@@ -28,6 +28,10 @@ public struct Runner: Sendable {
     /// state and returns `.upToDate` without calling `loadManifest` (the pre-start fast path).
     /// - throws: the manifest's errors, or `StoreError` (a bad stored version is `StoreError.unreadableState`).
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
+        try await RunTelemetry.run(store: store, to: target) { try await runUntraced(to: target, manifest: loadManifest) }
+    }
+
+    private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
         if let seen, let report = upToDate(seen, at: target) { return report }
         let manifest = try loadManifest()
@@ -63,7 +67,9 @@ public struct Runner: Sendable {
     ) async throws -> Result {
         let journal = RunJournal(run: RunJournal.newRunID(), app: app)
         let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
-        let locked = try await store.lock(timeout: options.lockTimeout, holder: holder)
+        let locked = try await RunTelemetry.lockWait(store: store) {
+            try await store.lock(timeout: options.lockTimeout, holder: holder)
+        }
         do {
             let result: Result
             if let expiring = locked as? any ExpiringLockedStore {
@@ -253,9 +259,9 @@ public struct Runner: Sendable {
             try await checkpoint.begin(attempt: attempt, state: &state)
             stepLogger.info("step started", metadata: ["attempt": "\(attempt)"])
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
-            let (outcome, durationMs) = await self.attempt(
-                step, number: attempt, plan: plan, directory: directory, on: locked, logger: stepLogger)
-            let error: String
+            let (outcome, durationMs) = await RunTelemetry.attempt(step, number: attempt, app: journal.app) {
+                await self.attempt(step, number: attempt, plan: plan, directory: directory, on: locked, logger: stepLogger)
+            }
             switch outcome {
             case .succeeded:
                 try await checkpoint.succeeded(attempt: attempt, durationMs: durationMs, state: &state)
@@ -266,11 +272,10 @@ public struct Runner: Sendable {
                 try await checkpoint.interrupted(attempt: attempt, durationMs: durationMs, error: message, state: &state)
                 stepLogger.warning("step interrupted")
                 return result(.interrupted, attempt, durationMs, message)
-            case .timedOut(let limit):
-                error = "timed out after \(DurationText.format(limit))"
-            case .failed(let thrown):
-                error = String(describing: thrown)
+            case .timedOut, .failed:
+                break
             }
+            let error = outcome.failure ?? ""
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
             let last = !retry.allowsAttempt(after: attempt) || Task.isCancelled
             try await checkpoint.failed(attempt: attempt, durationMs: durationMs, error: error, last: last, state: &state)

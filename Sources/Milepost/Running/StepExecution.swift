@@ -1,4 +1,5 @@
 import Synchronization
+import MilepostSystem
 
 /// Runs one attempt of a step's body with its timeout, and gives up on a body that ignores
 /// cancellation once `grace` has passed.
@@ -9,6 +10,15 @@ enum StepExecution {
         case timedOut(Duration)
         /// The runner's own task was cancelled (SIGINT/SIGTERM).
         case cancelled
+
+        /// How a failed or timed-out attempt is worded in the journal, the report and traces; nil otherwise.
+        var failure: String? {
+            switch self {
+            case .succeeded, .cancelled: nil
+            case .failed(let error): String(describing: error)
+            case .timedOut(let limit): "timed out after \(DurationText.format(limit))"
+            }
+        }
     }
 
     static func run(

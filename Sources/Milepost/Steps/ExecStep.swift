@@ -1,4 +1,5 @@
 import Foundation
+import Instrumentation
 import MilepostSystem
 
 /// The built-in `exec` step: runs an argument list (no shell unless you name one).
@@ -80,6 +81,7 @@ enum ExecStep {
         environment["MILEPOST_STEP"] = context.id
         environment["MILEPOST_FROM"] = context.from.text
         environment["MILEPOST_TO"] = context.to.text
+        environment = TraceEnvironment.propagating(.current ?? .topLevel, into: environment)
         let directory = context.parameters.cwd.map(context.manifestPath) ?? context.manifestDirectory
         context.logger.debug("exec \(context.parameters.command) in \(directory)")
         let result = try await ChildProcess.run(

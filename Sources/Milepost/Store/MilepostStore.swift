@@ -6,6 +6,8 @@
 public protocol MilepostStore: Sendable {
     /// Where the store is, for messages (never includes a password).
     var location: String { get }
+    /// What kind of store this is, for traces and metrics (`file`, `postgres`); `custom` by default.
+    var kind: String { get }
     /// The stored state without taking the lock; nil when nothing is stored yet.
     func readState() async throws -> StoredState?
     /// Every journal record, oldest first.
@@ -35,6 +37,8 @@ public protocol LockedStore: Sendable {
 }
 
 extension MilepostStore {
+    public var kind: String { "custom" }
+
     public func readJournal(last count: Int) async throws -> [JournalRecord] {
         Array(try await readJournal().suffix(count))
     }

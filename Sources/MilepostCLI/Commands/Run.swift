@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Milepost
+import Tracing
 
 extension MilepostCommand {
     struct Run: ContextualCommand {
@@ -30,6 +31,13 @@ extension MilepostCommand {
         @Flag(name: .customLong(OptionNames.allowDowngrade), help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
         var allowDowngrade = false
         @Option(name: .customLong(OptionNames.format), help: "How to print the result.") var format: OutputFormat = .text
+        @Option(
+            name: .customLong(OptionNames.metricsFile),
+            help: ArgumentHelp(
+                "Write the run's metrics to this file in Prometheus text format (replaced atomically).",
+                discussion: "For node_exporter's textfile collector: name it *.prom in its directory.",
+                valueName: "path"))
+        var metricsFile: String?
         @OptionGroup var logging: LoggingOptions
 
         func run(in context: CommandContext) async throws {
@@ -44,11 +52,23 @@ extension MilepostCommand {
                 if format == .text { options.onProgress = progress.handle }
                 let ticker = format == .text ? Task { await progress.tick() } : nil
                 defer { ticker?.cancel() }
-                let runner = Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
+                let observability = RunObservability.start(metricsFile: metricsFile, exporter: context.telemetry)
+                let runner = Runner(
+                    store: try store.open(in: context), options: options,
+                    logger: logging.makeLogger(metadataProvider: observability.logMetadata))
                 let manifest = manifest
-                let (report, signal) = try await SignalCancellation.run {
-                    try await runner.run(to: target) { try manifest.load(in: context) }
+                let outcome: Result<(RunReport, Int32?), any Error>
+                do {
+                    outcome = .success(try await InstrumentationContext.withValue(observability.parentContext()) {
+                        try await SignalCancellation.run {
+                            try await runner.run(to: target) { try manifest.load(in: context) }
+                        }
+                    })
+                } catch {
+                    outcome = .failure(error)
                 }
+                await observability.finish()
+                let (report, signal) = try outcome.get()
                 let exitCode = Self.exitCode(for: report.outcome, signal: signal)
                 try Self.show(
                     report, format: format, exitCode: exitCode, signal: signal, progress: progress,

@@ -13,4 +13,6 @@ enum OptionNames {
     static let allowDowngrade = "allow-downgrade"
     static let format = "format"
     static let logLevel = "log-level"
+    static let logFormat = "log-format"
+    static let metricsFile = "metrics-file"
 }

@@ -16,13 +16,32 @@ enum PlanFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, markdown
 }
 
-/// `--log-level`, shared by every command.
+/// `--log-format`: how diagnostics are written on stderr.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    /// `time level label: [metadata] message` lines (swift-log's `StreamLogHandler`).
+    case text
+    /// One JSON object per line (`JSONLogHandler`).
+    case json
+}
+
+/// `--log-level` and `--log-format`, shared by every command.
 struct LoggingOptions: ParsableArguments {
     @Option(name: .customLong(OptionNames.logLevel), help: "Log level for diagnostics on stderr.")
     var logLevel: Logger.Level = .warning
+    @Option(
+        name: .customLong(OptionNames.logFormat),
+        help: "Diagnostics on stderr as text lines or one JSON object per line (time, level, message, run, step, trace_id, span_id).")
+    var logFormat: LogFormat = .text
 
-    func makeLogger() -> Logger {
-        var logger = Logger(label: "milepost") { StreamLogHandler.standardError(label: $0) }
+    /// The logger of a command; `metadataProvider` adds fields to every record (trace and span ids).
+    func makeLogger(metadataProvider: Logger.MetadataProvider? = nil) -> Logger {
+        let format = logFormat
+        var logger = Logger(label: "milepost") { label in
+            switch format {
+            case .text: StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider) as any LogHandler
+            case .json: JSONLogHandler(metadataProvider: metadataProvider)
+            }
+        }
         logger.logLevel = logLevel
         return logger
     }

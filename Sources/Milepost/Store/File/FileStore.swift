@@ -6,6 +6,7 @@ import MilepostSystem
 public struct FileStore: MilepostStore {
     public let directory: String
     public var location: String { directory }
+    public var kind: String { "file" }
 
     /// A store in `directory` (created on the first write, never by a read).
     public init(directory: String) { self.directory = directory }
