@@ -81,7 +81,7 @@ struct StateQueries: Sendable {
             """
         let rows = try await session.query(sql, [
             String(generation), String(state.format), state.app, state.version.text,
-            state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt,
+            state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt.text,
             String(completedFrom), Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
         ])
         return rows.first.flatMap { $0[0] }.flatMap { Int64($0) }
