@@ -109,4 +109,19 @@ struct PostgresStoreTests {
         #expect(error.description.contains("format 2 is not one this version of Milepost knows"), "\(error)")
         #expect(try await TestServer.admin("SELECT version FROM \(store.tables.state)")[0][0] == "2.1.0")
     }
+
+    @Test func aJournalRowThatIsNotARecordIsMalformedAndNamesTheField() async throws {
+        let store = PostgresStore(url: TestServer.freshSchemaURL())
+        let locked = try await store.lock(timeout: .zero, holder: TestServer.holder(run: "a"))
+        try await locked.commit(ConformanceStore.state, journal: [ConformanceStore.record(.baseline)])
+        await locked.release()
+        try await TestServer.admin(
+            "UPDATE \(store.tables.journal) SET record = jsonb_set(record, '{time}', '\"yesterday\"')")
+        let error = try await #require(throws: StoreError.self) { try await store.readJournal(last: 1) }
+        guard case .io(_, .malformed(let problem)) = error else {
+            Issue.record("expected a malformed journal, got \(error)")
+            return
+        }
+        #expect(problem == #"a journal row is not a journal record: `time`: "yesterday" is not a timestamp (YYYY-MM-DDTHH:MM:SS.mmmZ, UTC)"#)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Milepost
+import MilepostSystem
 
 /// The SQL that reads and writes the state, the completed steps and the journal.
 struct StateQueries: Sendable {
@@ -48,7 +49,8 @@ struct StateQueries: Sendable {
             do {
                 return try decoder.decode(JournalRecord.self, from: Data((row[0] ?? "").utf8))
             } catch {
-                throw StoreError.io(location: location, reason: "unreadable journal record: \(error)")
+                throw StoreError.io(
+                    location: location, reason: .malformed("a journal row is not a journal record: \(DecodingError.summary(of: error))"))
             }
         }
     }
