@@ -26,7 +26,7 @@ package enum Spawn {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
             posix_spawn_file_actions_adddup2(&actions, (stdout ?? .standardError).rawValue, 1),
             posix_spawn_file_actions_adddup2(&actions, stderr.rawValue, 2),
-            GNULibC.posixSpawnFileActionsAddChdir(&actions, directory),
+            PathText.filePath(directory).withPlatformString { GNULibC.posixSpawnFileActionsAddChdir(&actions, $0) },
         ]
         // Descriptors Milepost inherited without close-on-exec (a supervisor's pipe, a socket)
         // would otherwise outlive Milepost in the step, and keep a pipe open after a kill -9.
@@ -101,14 +101,14 @@ package enum Spawn {
     private static func checkDirectory(_ directory: String) throws {
         let status: Stat
         do throws(Errno) {
-            status = try Stat(FilePath(directory))
+            status = try Stat(PathText.filePath(directory))
         } catch {
             throw ChildProcess.SpawnError.directory(directory, errno: error)
         }
         if status.type != .directory {
             throw ChildProcess.SpawnError.directory(directory, errno: .notDirectory)
         }
-        if access(directory, X_OK) != 0 {
+        if PathText.filePath(directory).withPlatformString({ access($0, X_OK) }) != 0 {
             throw ChildProcess.SpawnError.directory(directory, errno: Errno(rawValue: errno))
         }
     }
