@@ -1,9 +1,10 @@
 extension Runner {
-    /// The version above which a step that never ran on this store is *late* (`LatePolicy`):
-    /// the manifest's `baseline:`, or the version the store was last given by `milepost baseline`
-    /// when that is higher (a baselined store has the effects of the steps below it, as Flyway's
-    /// baseline hides the migrations below it from `outOfOrder`). Nil without a state: nothing is
-    /// late on a store that never ran.
+    /// The version above which a step that never ran on this store is *late* (`LatePolicy`): the
+    /// version the store started from — the `from` of its first run, or the version last given by
+    /// `milepost baseline` when that is higher (a baselined store has the effects of the steps
+    /// below it, as Flyway's baseline hides the migrations below it from `outOfOrder`) — and never
+    /// below the manifest's `baseline:`. A store whose journal tells neither (a legacy store
+    /// adopted by a custom `MilepostStore`) has nothing late. Nil without a state.
     ///
     /// The journal is read only when a step could be late, so a store without any costs nothing.
     func lateFloor(_ manifest: Manifest, state: StoredState?) async throws -> Version? {
@@ -24,7 +25,10 @@ extension Runner {
             logger.warning("late steps are not told apart: \(error)")
             return state.version
         }
+        let firstRun = journal.first { $0.event == .runStarted }?.from.flatMap { Version($0) }
         let baselined = journal.last { $0.event == .baseline }?.to.flatMap { Version($0) }
-        return max(manifest.baseline, baselined ?? manifest.baseline)
+        let started = [firstRun, baselined].compactMap { $0 }.max()
+        guard let started else { return state.version }
+        return max(manifest.baseline, started)
     }
 }
