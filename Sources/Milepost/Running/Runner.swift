@@ -283,7 +283,9 @@ public struct Runner: Sendable {
             let error: String
             switch outcome {
             case .succeeded:
-                try await checkpoint.succeeded(attempt: attempt, durationMs: durationMs, state: &state)
+                try await checkpoint.recording(.succeeded) {
+                    try await $0.succeeded(attempt: attempt, durationMs: durationMs, state: &state)
+                }
                 stepLogger.info("step succeeded", metadata: ["duration_ms": "\(durationMs)"])
                 return result(.succeeded, attempt, durationMs, nil)
             case .cancelled:
@@ -298,7 +300,9 @@ public struct Runner: Sendable {
             }
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
             let last = !retry.allowsAttempt(after: attempt) || Task.isCancelled
-            try await checkpoint.failed(attempt: attempt, durationMs: durationMs, error: error, last: last, state: &state)
+            try await checkpoint.recording(last ? .failed : nil) {
+                try await $0.failed(attempt: attempt, durationMs: durationMs, error: error, last: last, state: &state)
+            }
             if last { return result(.failed, attempt, durationMs, error) }
             try? await Task.sleep(for: retry.pause(after: attempt))
             guard !Task.isCancelled else {
