@@ -195,7 +195,7 @@ public struct Runner: Sendable {
         switch decide(plan, state: state, manifest: manifest) {
         case .downgrade:
             let outcome: RunReport.Outcome = options.allowDowngrade ? .downgradeAllowed : .downgradeRefused
-            try await locked.append([started, journal.record(.runFinished, from: plan.from, to: target, outcome: outcome.rawValue)])
+            try await locked.append([started, journal.record(.runFinished, from: plan.from, to: target, outcome: .init(outcome))])
             return report(outcome)
         case .stopRequired(let stop):
             try await locked.append([
@@ -217,7 +217,7 @@ public struct Runner: Sendable {
                 + "it must be resolved first, as done or to retry"
             try await locked.append([
                 started,
-                journal.record(.runFinished, from: plan.from, to: target, step: running.id, error: message, outcome: RunReport.Outcome.blocked.rawValue),
+                journal.record(.runFinished, from: plan.from, to: target, step: running.id, error: message, outcome: .blocked),
             ])
             return report(.blocked, interrupted: running)
         case .upToDate:
@@ -229,7 +229,7 @@ public struct Runner: Sendable {
             var results: [RunReport.StepResult] = []
             for (offset, step) in steps.enumerated() {
                 guard !Task.isCancelled else {
-                    try await locked.append([journal.record(.runFinished, from: plan.from, to: target, outcome: RunReport.Outcome.interrupted.rawValue)])
+                    try await locked.append([journal.record(.runFinished, from: plan.from, to: target, outcome: .interrupted)])
                     return report(.interrupted, steps: results)
                 }
                 let result = try await apply(
@@ -241,14 +241,14 @@ public struct Runner: Sendable {
                     // A step that failed while a signal stopped the run (in its back-off) ends it as interrupted.
                     let outcome: RunReport.Outcome = result.status == .failed && !Task.isCancelled ? .failed : .interrupted
                     try await locked.append([journal.record(
-                        .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: outcome.rawValue)])
+                        .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: .init(outcome))])
                     return report(outcome, steps: results)
                 }
             }
             current.version = target
             current.updatedAt = Timestamp.now()
             try await locked.commit(current, journal: [
-                journal.record(.runFinished, from: plan.from, to: target, outcome: RunReport.Outcome.succeeded.rawValue)
+                journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)
             ])
             return report(.succeeded, steps: results)
         }
