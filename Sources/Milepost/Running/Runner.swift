@@ -201,7 +201,7 @@ public struct Runner: Sendable {
             try await locked.append([
                 started,
                 journal.record(.runFinished, from: plan.from, to: target, error: stop.message(from: plan.from, to: target),
-                               outcome: RunReport.Outcome.stopRequired.rawValue),
+                               outcome: .stopRequired),
             ])
             return report(.stopRequired)
         case .lateRefused:
@@ -209,7 +209,7 @@ public struct Runner: Sendable {
             try await locked.append([
                 started,
                 journal.record(.runFinished, from: plan.from, to: target,
-                               error: "late steps under 'late: fail': \(ids)", outcome: RunReport.Outcome.lateRefused.rawValue),
+                               error: "late steps under 'late: fail': \(ids)", outcome: .lateRefused),
             ])
             return report(.lateRefused)
         case .blocked(let running):

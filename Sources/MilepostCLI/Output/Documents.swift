@@ -203,7 +203,7 @@ struct StatusDocument: Encodable {
 
     struct Orphan: Encodable {
         var id: String
-        var completedAt: String
+        var completedAt: Timestamp
     }
 
     /// The milepost release that answered.
