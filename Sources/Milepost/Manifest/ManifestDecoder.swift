@@ -19,7 +19,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "description"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description"]
 
     // MARK: - Document
 
@@ -133,6 +133,7 @@ struct ManifestDecoder {
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
             retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
+            resumable: fields.resumable || definition.resumable,
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
@@ -146,6 +147,7 @@ struct ManifestDecoder {
         var timeout: Duration?
         var retries = 0
         var idempotent = false
+        var resumable = false
         var description: String?
     }
 
@@ -179,6 +181,13 @@ struct ManifestDecoder {
                 fields.idempotent = flag
             } else {
                 error("invalid idempotent '\(text)': expected true or false", at: value.location)
+            }
+        case "resumable":
+            guard let text = string(value, what: "'resumable'") else { return }
+            if case .bool(let flag) = value.coreValue {
+                fields.resumable = flag
+            } else {
+                error("invalid resumable '\(text)': expected true or false", at: value.location)
             }
         case "description": fields.description = string(value, what: "'description'")
         default: unknownKey(key, known: Self.stepKeys, in: "a step")

@@ -21,6 +21,9 @@ public final class ManifestStep: Sendable {
     public let retries: Int
     /// Safe to run again after an interruption: `idempotent: true` in the manifest or at registration.
     public let idempotent: Bool
+    /// Resumes at its last committed cursor after an interruption, without `resolve`:
+    /// `resumable: true` in the manifest or at registration.
+    public let resumable: Bool
     /// Where the step is written in the manifest.
     public let location: SourceLocation
     /// A digest of the entry (name, parameters) and the registered revision; `status` compares it
@@ -32,7 +35,7 @@ public final class ManifestStep: Sendable {
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
-        idempotent: Bool, location: SourceLocation, fingerprint: String, definition: StepDefinition,
+        idempotent: Bool, resumable: Bool = false, location: SourceLocation, fingerprint: String, definition: StepDefinition,
         parameters: any Sendable
     ) {
         self.id = id
@@ -42,6 +45,7 @@ public final class ManifestStep: Sendable {
         self.timeout = timeout
         self.retries = retries
         self.idempotent = idempotent
+        self.resumable = resumable
         self.location = location
         self.fingerprint = fingerprint
         self.definition = definition

@@ -112,6 +112,10 @@ public struct ManifestSchema: Sendable {
                     ("description", .string("Safe to run again after an interruption.")),
                     ("type", .string("boolean")),
                 ])),
+                ("resumable", .object([
+                    ("description", .string("Resumes at its last committed cursor after an interruption, without resolve.")),
+                    ("type", .string("boolean")),
+                ])),
                 ("description", .object([
                     ("description", .string("Shown by plan and in the journal.")),
                     ("type", .array(["string", "number", "boolean", "null"].map(SchemaValue.string))),
