@@ -77,7 +77,7 @@ extension Runner {
             }
             state.updatedAt = Timestamp.now()
             let kept = resolution == .retry && !fromStart ? cursor : nil
-            try await locked.commit(state, journal: [journal.record(.resolved, step: id, outcome: resolution.rawValue, cursor: kept)])
+            try await locked.commit(state, journal: [journal.record(.resolved, step: id, outcome: .init(resolution), cursor: kept)])
             return state
         }
     }

@@ -117,6 +117,21 @@ actor StepCheckpoint {
         try await store.commit(state, journal: [])
     }
 
+    /// Runs `record`, the checkpoint that ends an attempt which ended as `outcome`. When the store
+    /// fails to write it, the step's work is done (or its failure final) but the store still says
+    /// in progress: the error says so. A step whose work shares the store's transaction has no such
+    /// gap (the failed commit undid its work too), so its store error is thrown as it is.
+    func recording(
+        _ outcome: UnrecordedStepOutcome.Outcome?, _ record: @Sendable (isolated StepCheckpoint) async throws -> Void
+    ) async throws {
+        do {
+            try await record(self)
+        } catch let error as StoreError {
+            guard transaction == nil, let outcome else { throw error }
+            throw UnrecordedStepOutcome(step: step.id, outcome: outcome, storeError: error)
+        }
+    }
+
     private func mark(attempt: Int) -> InProgressStep {
         InProgressStep(
             id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt, host: ProcessIdentity.host,

@@ -21,12 +21,12 @@ enum HistoryText {
 
     private static func row(_ record: JournalRecord) -> [String] {
         let range = record.from.map { from in record.to.map { "\(from) → \($0)" } ?? "from \(from)" } ?? record.to.map { "to \($0)" }
-        let result = record.outcome.map { outcome in record.error.map { "\(outcome): \($0)" } ?? outcome } ?? record.error
+        let result = record.outcome.map { outcome in record.error.map { "\(outcome.rawValue): \($0)" } ?? outcome.rawValue } ?? record.error
         let takeover = record.previousRun.map { "took the lock over: the lease of run \($0) had expired" }
         let cursor = record.cursor.map { record.event == .resolved ? "keeps cursor \($0)" : "at cursor \($0)" }
         let detail = [range, result, takeover, cursor].compactMap { $0 }.joined(separator: " ")
         return [
-            record.time, record.run, record.event.rawValue, record.step ?? "",
+            record.time.text, record.run, record.event.rawValue, record.step ?? "",
             record.attempt.map { "#\($0)" } ?? "", record.durationMs.map { Elapsed.text(milliseconds: $0) } ?? "", detail,
         ].map { $0.escapingControlCharacters() }
     }
