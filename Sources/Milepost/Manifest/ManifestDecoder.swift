@@ -37,6 +37,7 @@ struct ManifestDecoder {
             case "migrations":
                 sawMigrations = true
                 contents.steps = migrations(value)
+            case let name? where name.hasPrefix("x-"): continue  // an extension key: a place for anchors
             default: unknownKey(key, known: Self.topLevelKeys, in: "the manifest")
             }
         }
@@ -159,28 +160,28 @@ struct ManifestDecoder {
             if value.kind == .mapping {
                 fields.with = value
             } else if value.coreValue != .null {
-                error("'with' must be a mapping of parameters", at: value.location)
+                error("'with' must be a mapping of parameters", at: value)
             }
         case "timeout":
             guard let text = string(value, what: "'timeout'") else { return }
             if let duration = DurationText.parse(text), duration > .zero {
                 fields.timeout = duration
             } else {
-                error("invalid timeout '\(text)': write a whole number and a unit, e.g. 250ms, 30s, 5m, 1h", at: value.location)
+                error("invalid timeout '\(text)': write a whole number and a unit, e.g. 250ms, 30s, 5m, 1h", at: value)
             }
         case "retries":
             guard let text = string(value, what: "'retries'") else { return }
             if case .int(let count) = value.coreValue, (0...100).contains(count) {
                 fields.retries = count
             } else {
-                error("invalid retries '\(text)': expected a whole number from 0 to 100", at: value.location)
+                error("invalid retries '\(text)': expected a whole number from 0 to 100", at: value)
             }
         case "idempotent":
             guard let text = string(value, what: "'idempotent'") else { return }
             if case .bool(let flag) = value.coreValue {
                 fields.idempotent = flag
             } else {
-                error("invalid idempotent '\(text)': expected true or false", at: value.location)
+                error("invalid idempotent '\(text)': expected true or false", at: value)
             }
         case "resumable":
             guard let text = string(value, what: "'resumable'") else { return }
@@ -198,7 +199,7 @@ struct ManifestDecoder {
 
     private mutating func string(_ node: YAMLNode, what: String) -> String? {
         guard node.kind == .scalar, let text = node.scalar else {
-            error("\(what) must be a single value", at: node.location)
+            error("\(what) must be a single value", at: node)
             return nil
         }
         return text
@@ -225,11 +226,16 @@ struct ManifestDecoder {
     private mutating func unknownKey(_ key: YAMLNode, known: [String], in place: String) {
         let name = key.scalar ?? "?"
         let suggestion = NameSuggestion.closest(to: name, among: known)
-        error("unknown key '\(name)' in \(place)", at: key.location,
+        error("unknown key '\(name)' in \(place)", at: key,
               notes: [.init(suggestion.map { "did you mean '\($0)'?" } ?? "expected one of: \(known.joined(separator: ", "))")])
     }
 
     private mutating func error(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
         diagnostics.append(Diagnostic(.error, message, file: file, at: location, notes: notes))
+    }
+
+    /// An error at `node`, also pointing at the aliases or merge keys that brought it in.
+    private mutating func error(_ message: String, at node: YAMLNode, notes: [YAMLError.Note] = []) {
+        error(message, at: node.location, notes: notes + node.useNotes)
     }
 }

@@ -57,6 +57,9 @@ public struct ManifestSchema: Sendable {
                     ("additionalProperties", .object([("$ref", .string("#/$defs/steps"))])),
                 ])),
             ])),
+            ("patternProperties", .object([
+                ("^x-", .object([("description", .string("An extension key, ignored: a place for anchors (&defaults) that steps merge or alias."))])),
+            ])),
             ("required", .array([.string("migrations")])),
             ("additionalProperties", .bool(false)),
             ("$defs", .object([
