@@ -7,6 +7,9 @@ struct ManifestDecoder {
         var app: String?
         var baseline: Version?
         var steps: [ManifestStep]
+        var late: LatePolicy?
+        var upgradeFrom: Version?
+        var stops: [Version] = []
     }
 
     let file: String
@@ -18,8 +21,8 @@ struct ManifestDecoder {
         self.registry = registry
     }
 
-    static let topLevelKeys = ["app", "baseline", "migrations"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description"]
+    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces"]
 
     // MARK: - Document
 
@@ -37,11 +40,16 @@ struct ManifestDecoder {
             case "migrations":
                 sawMigrations = true
                 contents.steps = migrations(value)
+            case "late": contents.late = latePolicy(value)
+            case "upgrade_from":
+                contents.upgradeFrom = string(value, what: "'upgrade_from'").flatMap { version($0, at: value.location) }
+            case "stops": contents.stops = stops(value)
             case let name? where name.hasPrefix("x-"): continue  // an extension key: a place for anchors
             default: unknownKey(key, known: Self.topLevelKeys, in: "the manifest")
             }
         }
         if !sawMigrations { error("missing the required key 'migrations'", at: root.location) }
+        checkReplaces(contents.steps)
         return contents
     }
 
@@ -135,6 +143,7 @@ struct ManifestDecoder {
             description: fields.description, timeout: fields.timeout,
             retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
             resumable: fields.resumable || definition.resumable,
+            late: fields.late, replaces: fields.replaces.map { Self.fullID($0.0, thresholdText: thresholdText) },
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
@@ -150,6 +159,8 @@ struct ManifestDecoder {
         var idempotent = false
         var resumable = false
         var description: String?
+        var late: LatePolicy?
+        var replaces: (String, SourceLocation)?
     }
 
     private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
@@ -191,13 +202,17 @@ struct ManifestDecoder {
                 error("invalid resumable '\(text)': expected true or false", at: value.location)
             }
         case "description": fields.description = string(value, what: "'description'")
+        case "late": fields.late = latePolicy(value)
+        case "replaces":
+            guard let text = string(value, what: "'replaces'") else { return }
+            if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }
     }
 
     // MARK: - Helpers
 
-    private mutating func string(_ node: YAMLNode, what: String) -> String? {
+    mutating func string(_ node: YAMLNode, what: String) -> String? {
         guard node.kind == .scalar, let text = node.scalar else {
             error("\(what) must be a single value", at: node)
             return nil
@@ -205,7 +220,7 @@ struct ManifestDecoder {
         return text
     }
 
-    private mutating func version(_ text: String, at location: SourceLocation) -> Version? {
+    mutating func version(_ text: String, at location: SourceLocation) -> Version? {
         do {
             return try Version(parsing: text)
         } catch {
@@ -230,7 +245,7 @@ struct ManifestDecoder {
               notes: [.init(suggestion.map { "did you mean '\($0)'?" } ?? "expected one of: \(known.joined(separator: ", "))")])
     }
 
-    private mutating func error(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
+    mutating func error(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
         diagnostics.append(Diagnostic(.error, message, file: file, at: location, notes: notes))
     }
 
