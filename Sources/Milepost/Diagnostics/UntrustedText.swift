@@ -9,9 +9,10 @@ extension String {
     /// path that is not UTF-8 (`PathText`: U+10FF80…U+10FFFF) as `\xFF`. Text without them is
     /// returned as it is.
     /// - parameter keepingTabs: leave tabs alone (a quoted source line, whose caret line copies them).
-    package func escapingControlCharacters(keepingTabs: Bool = false) -> String {
+    /// - parameter keepingNewlines: leave `\n` alone (a step's output, shown line by line).
+    package func escapingControlCharacters(keepingTabs: Bool = false, keepingNewlines: Bool = false) -> String {
         let isEscaped = { (scalar: Unicode.Scalar) in
-            Self.isControl(scalar) && !(keepingTabs && scalar == "\t")
+            Self.isControl(scalar) && !(keepingTabs && scalar == "\t") && !(keepingNewlines && scalar == "\n")
         }
         guard unicodeScalars.contains(where: isEscaped) else { return self }
         var escaped = String.UnicodeScalarView()
