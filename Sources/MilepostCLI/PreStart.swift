@@ -21,7 +21,7 @@ enum PreStart {
         OptionNames.maxManifestSize: { ByteCountArgument(argument: $0) != nil },
         OptionNames.lockTimeout: { DurationArgument(argument: $0) != nil },
         OptionNames.terminationGrace: { DurationArgument(argument: $0) != nil },
-        OptionNames.format: { OutputFormat(argument: $0) != nil },
+        OptionNames.format: { ReportFormat(argument: $0) != nil },
         OptionNames.logLevel: { Logger.Level(argument: $0) != nil },
         OptionNames.logFormat: { LogFormat(argument: $0) != nil },
     ]
@@ -39,17 +39,18 @@ enum PreStart {
         do {
             // The manifest is not read here, but an empty --manifest or MILEPOST_MANIFEST is the
             // same usage error (64) it is for the parser.
-            _ = try ManifestOptions.named(values[OptionNames.manifest])
+            let manifest = try ManifestOptions.named(values[OptionNames.manifest])
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
                   let store = try context.openStore(StoreOptions.spec(values[OptionNames.store])) as? FileStore,
                   let head = try store.readStateHeadSynchronously(),
                   let report = Runner(store: store).upToDate(head, at: target)
             else { return nil }
-            let format = values[OptionNames.format].flatMap(OutputFormat.init(argument:)) ?? .text
+            let format = values[OptionNames.format].flatMap(ReportFormat.init(argument:)) ?? .text
             try MilepostCommand.Run.show(
                 report, format: format, exitCode: ExitStatus.ok.rawValue, signal: nil,
                 progress: RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY),
-                hint: CommandHint(store: values[OptionNames.store], manifest: values[OptionNames.manifest]))
+                hint: CommandHint(store: values[OptionNames.store], manifest: values[OptionNames.manifest]),
+                file: manifest ?? "milepost.yaml")
             return 0
         } catch {
             return nil

@@ -9,6 +9,6 @@ import MilepostPostgres
 await MilepostCLI.main(
     registry: .standard.installing(PostgresSteps.self),
     store: { spec -> any MilepostStore in
-        PostgresStore.accepts(spec) ? PostgresStore(url: spec) : FileStore(directory: spec)
+        PostgresStore.accepts(spec) ? PostgresStore(url: spec) : try MilepostCLI.fileStore(spec)
     },
     telemetry: .openTelemetry)

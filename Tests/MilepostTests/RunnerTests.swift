@@ -125,7 +125,7 @@ import Testing
         #expect(allowed.outcome == .downgradeAllowed)
         #expect(fixture.ran == [])
         #expect(try await fixture.state()?.version.text == "3.0")
-        let outcomes = try await fixture.journal().compactMap(\.outcome).suffix(2)
+        let outcomes = try await fixture.journal().compactMap(\.outcome?.rawValue).suffix(2)
         #expect(Array(outcomes) == ["downgrade-refused", "downgrade-allowed"])
     }
 
@@ -200,7 +200,7 @@ import Testing
         #expect(records.map(\.event) == [.runStarted, .stepStarted, .stepSucceeded, .stepStarted, .stepSucceeded, .runFinished])
         #expect(Set(records.map(\.run)).count == 1)
         #expect(records.first?.from == "2.0" && records.first?.to == "2.1")
-        #expect(records.last?.outcome == "succeeded")
+        #expect(records.last?.outcome?.rawValue == "succeeded")
         #expect(records[2].durationMs != nil && records[2].attempt == 1)
     }
 
@@ -222,7 +222,7 @@ import Testing
         #expect(fixture.ran == [])
         let state = try #require(try await fixture.state())
         #expect(state.completed.last?.via == "resolved")
-        #expect(try await fixture.journal().contains { $0.event == .resolved && $0.outcome == "done" })
+        #expect(try await fixture.journal().contains { $0.event == .resolved && $0.outcome?.rawValue == "done" })
     }
 
     @Test func resolveRetryRunsTheStepAgain() async throws {
@@ -300,9 +300,9 @@ import Testing
         let locked = try await fixture.store.lock(timeout: .seconds(1), holder: StoreFixture.holder())
         let state = StoredState(
             app: nil, version: Version(version)!,
-            completed: completed.map { CompletedStep(id: $0, at: "2026-01-01T00:00:00.000Z", run: "dead", fingerprint: "") },
-            inProgress: InProgressStep(id: step, run: "dead", since: "2026-01-01T00:00:00.000Z", attempt: 1, host: "gone", pid: 999_999),
-            updatedAt: "2026-01-01T00:00:00.000Z")
+            completed: completed.map { CompletedStep(id: $0, at: Timestamp("2026-01-01T00:00:00.000Z")!, run: "dead", fingerprint: "") },
+            inProgress: InProgressStep(id: step, run: "dead", since: Timestamp("2026-01-01T00:00:00.000Z")!, attempt: 1, host: "gone", pid: 999_999),
+            updatedAt: Timestamp("2026-01-01T00:00:00.000Z")!)
         try await locked.commit(state, journal: [])
         await locked.release()
     }

@@ -38,7 +38,7 @@ public struct Runner: Sendable {
         try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
             let state = try await store.readState()
-            return try dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
+            return try await dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
         }
         return try await withLock(app: manifest.app) { locked, journal in
             try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version.text)
@@ -126,24 +126,30 @@ public struct Runner: Sendable {
     public func plan(_ manifest: Manifest, to target: Version) async throws -> Plan {
         try refuseStepsTheStoreCannotRun(manifest)
         let state = try await store.readState()
-        return try plan(manifest, state: state, to: target, lockHolder: try await store.lockHolder())
+        return try await plan(manifest, state: state, to: target, lockHolder: try await store.lockHolder())
     }
 
     /// Plans from the stored version, or the manifest's baseline when nothing is stored. Every
     /// path that meets a manifest with the state plans through here.
     /// - parameter lockHolder: who holds the lock, when the caller does not: tells a running step from an interrupted one.
     /// - throws: `OtherApplicationError` when the state is another application's.
-    func plan(_ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil) throws -> Plan {
+    func plan(
+        _ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil
+    ) async throws -> Plan {
         try OtherApplicationError.check(manifest, state, store: store.location)
         let (from, origin): (Version, Plan.Origin) =
             if let state { (state.version, .stored) } else { (manifest.baseline, .baseline) }
-        return Planner.plan(manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder)
+        return Planner.plan(
+            manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder,
+            lateFloor: try await lateFloor(manifest, state: state))
     }
 
     // MARK: - Deciding
 
     private enum Decision {
         case downgrade
+        case stopRequired(RequiredStop)
+        case lateRefused
         case blocked(InProgressStep)
         case upToDate
         case run([ManifestStep])
@@ -151,8 +157,11 @@ public struct Runner: Sendable {
 
     private func decide(_ plan: Plan, state: StoredState?, manifest: Manifest) -> Decision {
         if plan.isDowngrade { return .downgrade }
+        if let stop = plan.requiredStop { return .stopRequired(stop) }
+        if !plan.lateRefused.isEmpty { return .lateRefused }
         // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks nothing.
-        if let running = state?.inProgress, plan.running == nil, manifest.step(id: running.id)?.idempotent != true {
+        if let running = state?.inProgress, plan.running == nil,
+           manifest.step(id: running.id)?.runsAgain(afterInterruption: running) != true {
             return .blocked(running)
         }
         if state != nil, plan.from == plan.to, plan.pending.isEmpty { return .upToDate }
@@ -161,10 +170,12 @@ public struct Runner: Sendable {
 
     private func dryRun(
         _ manifest: Manifest, state: StoredState?, lockHolder: LockHolder?, to target: Version
-    ) throws -> RunReport {
-        let plan = try plan(manifest, state: state, to: target, lockHolder: lockHolder)
+    ) async throws -> RunReport {
+        let plan = try await plan(manifest, state: state, to: target, lockHolder: lockHolder)
         let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decide(plan, state: state, manifest: manifest) {
         case .downgrade: (options.allowDowngrade ? .downgradeAllowed : .downgradeRefused, nil)
+        case .stopRequired: (.stopRequired, nil)
+        case .lateRefused: (.lateRefused, nil)
         case .blocked(let running): (.blocked, running)
         case .upToDate: (.upToDate, nil)
         case .run: (.dryRun, nil)
@@ -180,7 +191,7 @@ public struct Runner: Sendable {
         _ manifest: Manifest, to target: Version, on locked: any LockedStore, journal: RunJournal, seenVersion: String?
     ) async throws -> RunReport {
         let state = try await locked.readState()
-        let plan = try plan(manifest, state: state, to: target)
+        let plan = try await plan(manifest, state: state, to: target)
         func report(_ outcome: RunReport.Outcome, steps: [RunReport.StepResult] = [], interrupted: InProgressStep? = nil) -> RunReport {
             RunReport(
                 outcome: outcome, run: outcome == .upToDate ? nil : journal.run, app: manifest.app, from: plan.from,
@@ -191,14 +202,29 @@ public struct Runner: Sendable {
         switch decide(plan, state: state, manifest: manifest) {
         case .downgrade:
             let outcome: RunReport.Outcome = options.allowDowngrade ? .downgradeAllowed : .downgradeRefused
-            try await locked.append([started, journal.record(.runFinished, from: plan.from, to: target, outcome: outcome.rawValue)])
+            try await locked.append([started, journal.record(.runFinished, from: plan.from, to: target, outcome: .init(outcome))])
             return report(outcome)
+        case .stopRequired(let stop):
+            try await locked.append([
+                started,
+                journal.record(.runFinished, from: plan.from, to: target, error: stop.message(from: plan.from, to: target),
+                               outcome: .stopRequired),
+            ])
+            return report(.stopRequired)
+        case .lateRefused:
+            let ids = plan.lateRefused.map(\.step.id).joined(separator: ", ")
+            try await locked.append([
+                started,
+                journal.record(.runFinished, from: plan.from, to: target,
+                               error: "late steps under 'late: fail': \(ids)", outcome: .lateRefused),
+            ])
+            return report(.lateRefused)
         case .blocked(let running):
             let message = "step \(running.id) was interrupted (pid \(running.pid) on \(running.host) since \(running.since)); "
                 + "it must be resolved first, as done or to retry"
             try await locked.append([
                 started,
-                journal.record(.runFinished, from: plan.from, to: target, step: running.id, error: message, outcome: RunReport.Outcome.blocked.rawValue),
+                journal.record(.runFinished, from: plan.from, to: target, step: running.id, error: message, outcome: .blocked),
             ])
             return report(.blocked, interrupted: running)
         case .upToDate:
@@ -210,7 +236,7 @@ public struct Runner: Sendable {
             var results: [RunReport.StepResult] = []
             for (offset, step) in steps.enumerated() {
                 guard !Task.isCancelled else {
-                    try await locked.append([journal.record(.runFinished, from: plan.from, to: target, outcome: RunReport.Outcome.interrupted.rawValue)])
+                    try await locked.append([journal.record(.runFinished, from: plan.from, to: target, outcome: .interrupted)])
                     return report(.interrupted, steps: results)
                 }
                 let result = try await apply(
@@ -222,68 +248,110 @@ public struct Runner: Sendable {
                     // A step that failed while a signal stopped the run (in its back-off) ends it as interrupted.
                     let outcome: RunReport.Outcome = result.status == .failed && !Task.isCancelled ? .failed : .interrupted
                     try await locked.append([journal.record(
-                        .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: outcome.rawValue)])
+                        .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: .init(outcome))])
                     return report(outcome, steps: results)
                 }
             }
             current.version = target
             current.updatedAt = Timestamp.now()
             try await locked.commit(current, journal: [
-                journal.record(.runFinished, from: plan.from, to: target, outcome: RunReport.Outcome.succeeded.rawValue)
+                journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)
             ])
             return report(.succeeded, steps: results)
         }
     }
 
     /// Runs one step: attempts, each checkpointed before and after, until one succeeds, the run is
-    /// cancelled, or the retry policy gives up.
+    /// cancelled, or the retry policy gives up. An attempt resumes at the step's last durable cursor.
     private func apply(
         _ step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int), state: inout StoredState,
         on locked: any LockedStore, journal: RunJournal
     ) async throws -> RunReport.StepResult {
-        if state.inProgress?.id == step.id {
-            logger.warning("re-running interrupted idempotent step", metadata: ["step": "\(step.id)"])
+        if let mark = state.inProgress, mark.id == step.id {
+            if let cursor = mark.cursor, step.resumable {
+                logger.warning("resuming interrupted step at its cursor", metadata: ["step": "\(step.id)", "cursor": "\(cursor)"])
+            } else {
+                logger.warning("re-running interrupted idempotent step", metadata: ["step": "\(step.id)"])
+            }
         }
+        let checkpoint = StepCheckpoint(
+            step: step, store: locked, journal: journal, transaction: checkpointTransaction(for: step, on: locked),
+            state: state)
+        do {
+            let result = try await attempts(
+                of: step, plan: plan, directory: directory, position: position, checkpoint: checkpoint, on: locked,
+                journal: journal)
+            state = await checkpoint.state
+            return result
+        } catch {
+            state = await checkpoint.state
+            throw error
+        }
+    }
+
+    private func attempts(
+        of step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int),
+        checkpoint: StepCheckpoint, on locked: any LockedStore, journal: RunJournal
+    ) async throws -> RunReport.StepResult {
         var stepLogger = logger
         stepLogger[metadataKey: "step"] = "\(step.id)"
         stepLogger[metadataKey: "run"] = "\(journal.run)"
         let retry = RetryPolicy(retries: step.retries, delay: options.retryDelay)
-        var checkpoint = StepCheckpoint(
-            step: step, store: locked, journal: journal, transaction: checkpointTransaction(for: step, on: locked))
-        func result(_ status: RunReport.StepResult.Status, _ attempt: Int, _ durationMs: Int, _ error: String?) -> RunReport.StepResult {
-            RunReport.StepResult(id: step.id, status: status, attempts: attempt, durationMs: durationMs, error: error)
+        func result(_ status: RunReport.StepResult.Status, _ attempt: Int, _ durationMs: Int, _ error: String?) async -> RunReport.StepResult {
+            RunReport.StepResult(
+                id: step.id, status: status, attempts: attempt, durationMs: durationMs, error: error,
+                stderr: status == .succeeded ? nil : await checkpoint.stderrTail)
         }
         var attempt = 0
         while true {
             attempt += 1
-            try await checkpoint.begin(attempt: attempt, state: &state)
+            try await checkpoint.begin(attempt: attempt)
             stepLogger.info("step started", metadata: ["attempt": "\(attempt)"])
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
+<<<<<<< HEAD
             let (outcome, durationMs) = await RunTelemetry.attempt(step, number: attempt, app: journal.app) {
                 await self.attempt(step, number: attempt, plan: plan, directory: directory, on: locked, logger: stepLogger)
             }
+=======
+            let (outcome, durationMs) = await self.attempt(
+                step, number: attempt, plan: plan, directory: directory, on: locked, checkpoint: checkpoint,
+                logger: stepLogger)
+            let error: String
+>>>>>>> main
             switch outcome {
             case .succeeded:
-                try await checkpoint.succeeded(attempt: attempt, durationMs: durationMs, state: &state)
+                try await checkpoint.recording(.succeeded) { [attempt] in
+                    try await $0.succeeded(attempt: attempt, durationMs: durationMs)
+                }
                 stepLogger.info("step succeeded", metadata: ["duration_ms": "\(durationMs)"])
-                return result(.succeeded, attempt, durationMs, nil)
+                return await result(.succeeded, attempt, durationMs, nil)
             case .cancelled:
                 let message = "cancelled by a signal after \(durationMs) ms"
-                try await checkpoint.interrupted(attempt: attempt, durationMs: durationMs, error: message, state: &state)
+                try await checkpoint.interrupted(attempt: attempt, durationMs: durationMs, error: message)
                 stepLogger.warning("step interrupted")
+<<<<<<< HEAD
                 return result(.interrupted, attempt, durationMs, message)
             case .timedOut, .failed:
                 break
+=======
+                return await result(.interrupted, attempt, durationMs, message)
+            case .timedOut(let limit):
+                error = "timed out after \(DurationText.format(limit))"
+            case .failed(let thrown):
+                error = String(describing: thrown)
+>>>>>>> main
             }
             let error = outcome.failure ?? ""
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
             let last = !retry.allowsAttempt(after: attempt) || Task.isCancelled
-            try await checkpoint.failed(attempt: attempt, durationMs: durationMs, error: error, last: last, state: &state)
-            if last { return result(.failed, attempt, durationMs, error) }
+            try await checkpoint.recording(last ? .failed : nil) { [attempt] in
+                try await $0.failed(attempt: attempt, durationMs: durationMs, error: error, last: last)
+            }
+            if last { return await result(.failed, attempt, durationMs, error) }
             try? await Task.sleep(for: retry.pause(after: attempt))
             guard !Task.isCancelled else {
-                try await checkpoint.retriesStopped(error: error, state: &state)
-                return result(.failed, attempt, durationMs, error)
+                try await checkpoint.retriesStopped(error: error)
+                return await result(.failed, attempt, durationMs, error)
             }
         }
     }
@@ -291,11 +359,15 @@ public struct Runner: Sendable {
     /// One attempt of `step`'s body with its timeout: how it ended, and how long it took.
     private func attempt(
         _ step: ManifestStep, number attempt: Int, plan: Plan, directory: String, on locked: any LockedStore,
-        logger: Logger
+        checkpoint: StepCheckpoint, logger: Logger
     ) async -> (StepExecution.Outcome, durationMs: Int) {
+        let reporting = StepReporting(
+            commitCursor: { try await checkpoint.commitCursor($0) },
+            recordStderrTail: { await checkpoint.recordStderrTail($0) })
         let invocation = StepInvocation(
             id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
-            logger: logger, manifestDirectory: directory, terminationGrace: options.terminationGrace, store: locked)
+            logger: logger, manifestDirectory: directory, terminationGrace: options.terminationGrace, store: locked,
+            resumeCursor: await checkpoint.cursor, reporting: reporting)
         let clock = ContinuousClock()
         let startedAt = clock.now
         let outcome = await StepExecution.run(timeout: step.timeout, grace: options.terminationGrace) {

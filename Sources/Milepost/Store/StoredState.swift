@@ -14,12 +14,12 @@ public struct StoredState: Codable, Sendable, Equatable {
     public var inProgress: InProgressStep?
     /// The last step that failed, until it succeeds or is resolved.
     public var failed: FailedStep?
-    /// When the state was last written (UTC, ISO 8601 with milliseconds).
-    public var updatedAt: String
+    /// When the state was last written.
+    public var updatedAt: Timestamp
 
     public init(
         app: String?, version: Version, completed: [CompletedStep] = [],
-        inProgress: InProgressStep? = nil, failed: FailedStep? = nil, updatedAt: String
+        inProgress: InProgressStep? = nil, failed: FailedStep? = nil, updatedAt: Timestamp
     ) {
         self.format = Self.currentFormat
         self.app = app
@@ -43,7 +43,7 @@ public struct CompletedStep: Codable, Sendable, Equatable {
     /// `THRESHOLD/ID`.
     public var id: String
     /// When it completed.
-    public var at: String
+    public var at: Timestamp
     /// The run that completed it.
     public var run: String
     /// Fingerprint of the manifest entry and the step's declared revision when it ran.
@@ -51,7 +51,7 @@ public struct CompletedStep: Codable, Sendable, Equatable {
     /// How it got here: nil when it ran, `"resolved"` when marked done by hand.
     public var via: String?
 
-    public init(id: String, at: String, run: String, fingerprint: String, via: String? = nil) {
+    public init(id: String, at: Timestamp, run: String, fingerprint: String, via: String? = nil) {
         self.id = id
         self.at = at
         self.run = run
@@ -64,18 +64,27 @@ public struct CompletedStep: Codable, Sendable, Equatable {
 public struct InProgressStep: Codable, Sendable, Equatable {
     public var id: String
     public var run: String
-    public var since: String
+    public var since: Timestamp
     public var attempt: Int
     public var host: String
     public var pid: Int32
+    /// The last cursor the step committed (`StepContext.commitCursor`), the one it resumes at.
+    public var cursor: String?
+    /// The tail of the step's stderr when it was interrupted (`exec`), control characters escaped.
+    public var stderr: String?
 
-    public init(id: String, run: String, since: String, attempt: Int, host: String, pid: Int32) {
+    public init(
+        id: String, run: String, since: Timestamp, attempt: Int, host: String, pid: Int32, cursor: String? = nil,
+        stderr: String? = nil
+    ) {
         self.id = id
         self.run = run
         self.since = since
         self.attempt = attempt
         self.host = host
         self.pid = pid
+        self.cursor = cursor
+        self.stderr = stderr
     }
 }
 
@@ -83,13 +92,19 @@ public struct InProgressStep: Codable, Sendable, Equatable {
 public struct FailedStep: Codable, Sendable, Equatable {
     public var id: String
     public var run: String
-    public var at: String
+    public var at: Timestamp
     public var error: String
+    /// The last cursor the step committed: the next run of the step resumes at it.
+    public var cursor: String?
+    /// The tail of the step's stderr (`exec`), control characters escaped.
+    public var stderr: String?
 
-    public init(id: String, run: String, at: String, error: String) {
+    public init(id: String, run: String, at: Timestamp, error: String, cursor: String? = nil, stderr: String? = nil) {
         self.id = id
         self.run = run
         self.at = at
         self.error = error
+        self.cursor = cursor
+        self.stderr = stderr
     }
 }

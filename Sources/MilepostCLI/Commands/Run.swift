@@ -30,6 +30,7 @@ extension MilepostCommand {
         var terminationGrace = DurationArgument(.seconds(25))
         @Flag(name: .customLong(OptionNames.allowDowngrade), help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
         var allowDowngrade = false
+<<<<<<< HEAD
         @Option(name: .customLong(OptionNames.format), help: "How to print the result.") var format: OutputFormat = .text
         @Option(
             name: .customLong(OptionNames.metricsFile),
@@ -38,10 +39,17 @@ extension MilepostCommand {
                 discussion: "For node_exporter's textfile collector: name it *.prom in its directory.",
                 valueName: "path"))
         var metricsFile: String?
+=======
+        @Option(
+            name: .customLong(OptionNames.format),
+            help: "How to print the result: github adds a workflow annotation for a failed or interrupted step.")
+        var format: ReportFormat = .text
+>>>>>>> main
         @OptionGroup var logging: LoggingOptions
 
         func run(in context: CommandContext) async throws {
-            try await reportingFailures {
+            let hint = CommandHint(store: store.store, manifest: manifest.manifest)
+            try await reportingFailures(hint: hint) {
                 let target = try target.required()
                 var options = RunOptions()
                 options.dryRun = dryRun
@@ -49,8 +57,8 @@ extension MilepostCommand {
                 options.lockTimeout = lockTimeout.duration
                 options.terminationGrace = terminationGrace.duration
                 let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY)
-                if format == .text { options.onProgress = progress.handle }
-                let ticker = format == .text ? Task { await progress.tick() } : nil
+                if format != .json { options.onProgress = progress.handle }
+                let ticker = format != .json ? Task { await progress.tick() } : nil
                 defer { ticker?.cancel() }
                 let observability = RunObservability.start(metricsFile: metricsFile, exporter: context.telemetry)
                 let runner = Runner(
@@ -71,21 +79,33 @@ extension MilepostCommand {
                 let (report, signal) = try outcome.get()
                 let exitCode = Self.exitCode(for: report.outcome, signal: signal)
                 try Self.show(
-                    report, format: format, exitCode: exitCode, signal: signal, progress: progress,
-                    hint: CommandHint(store: store.store, manifest: manifest.manifest))
+                    report, format: format, exitCode: exitCode, signal: signal, progress: progress, hint: hint,
+                    file: try manifest.path)
                 if exitCode != 0 { throw ExitCode(exitCode) }
             }
         }
 
         /// Prints the outcome: the JSON document, or the human summary on stderr.
+        /// `file` is the manifest's path, for the located findings about late steps.
         static func show(
-            _ report: RunReport, format: OutputFormat, exitCode: Int32, signal: Int32?, progress: RunProgressPrinter,
-            hint: CommandHint
+            _ report: RunReport, format: ReportFormat, exitCode: Int32, signal: Int32?, progress: RunProgressPrinter,
+            hint: CommandHint, file: String
         ) throws {
             if format == .json {
                 try JSONOutput.print(RunDocument(report, exitCode: exitCode, signal: signal))
-            } else {
-                progress.summarize(report, hint: hint)
+                return
+            }
+            progress.summarize(report, hint: hint, file: file)
+            guard format == .github else { return }
+            for step in report.steps {
+                switch step.status {
+                case .succeeded: continue
+                case .failed: Terminal.workflowCommand(StepAnnotation.failed(step.id, error: step.error ?? "", stderr: step.stderr))
+                case .interrupted: Terminal.workflowCommand(StepAnnotation.interrupted(step.id, error: step.error ?? "", stderr: step.stderr))
+                }
+            }
+            if let blocked = report.interrupted {
+                Terminal.workflowCommand(StepAnnotation.interrupted(blocked.id, error: StepAnnotation.blocking(blocked), stderr: blocked.stderr))
             }
         }
 
@@ -95,6 +115,8 @@ extension MilepostCommand {
             case .failed: ExitStatus.stepFailed.rawValue
             case .blocked: ExitStatus.needsResolve.rawValue
             case .downgradeRefused: ExitStatus.downgradeRefused.rawValue
+            case .stopRequired: ExitStatus.stopRequired.rawValue
+            case .lateRefused: ExitStatus.invalidManifest.rawValue
             case .interrupted: SignalCancellation.exitStatus(for: signal ?? SIGTERM)
             }
         }

@@ -8,6 +8,8 @@ struct ValidateDocument: Encodable {
     var format = JSONOutput.format
     var command = "validate"
     var manifest: String
+    /// `--store`: the store the manifest was checked against.
+    var store: String?
     /// No errors (and, with `--strict`, no warnings).
     var valid: Bool
     var strict: Bool
@@ -47,8 +49,11 @@ struct PlanStepDocument: Encodable {
     var reason: String
     var idempotent: Bool
     var description: String?
+    /// The late policy, when the step is late.
+    var late: String?
 
     init(_ entry: Plan.Entry) {
+        late = entry.late?.rawValue
         id = entry.step.id
         name = entry.step.name
         description = entry.step.description
@@ -70,8 +75,10 @@ struct PlanDocument: Encodable {
     var downgrade: Bool
     var pending: [String]
     var steps: [PlanStepDocument]
+    var requiredStop: RequiredStopDocument?
 
     init(_ plan: Plan, manifest: Manifest) {
+        requiredStop = RequiredStopDocument(plan)
         self.manifest = manifest.source.path
         app = manifest.app
         from = plan.from.text
@@ -80,6 +87,31 @@ struct PlanDocument: Encodable {
         downgrade = plan.isDowngrade
         pending = plan.pending.map(\.id)
         steps = plan.entries.map(PlanStepDocument.init)
+    }
+}
+
+/// A plan's required stop: the version to reach first, which key asks for it, and the message.
+struct RequiredStopDocument: Encodable {
+    var version: String
+    var kind: String
+    var message: String
+
+    init?(_ plan: Plan?) {
+        guard let plan, let stop = plan.requiredStop else { return nil }
+        version = stop.version.text
+        kind = stop.kind.rawValue
+        message = stop.message(from: plan.from, to: plan.to)
+    }
+}
+
+/// A late step and its policy (`late: warn | run | fail`).
+struct LateStepDocument: Encodable {
+    var id: String
+    var policy: String
+
+    static func list(_ entries: [Plan.Entry]) -> [LateStepDocument]? {
+        let late = entries.compactMap { entry in entry.late.map { LateStepDocument(id: entry.step.id, policy: $0.rawValue) } }
+        return late.isEmpty ? nil : late
     }
 }
 
@@ -113,6 +145,7 @@ struct RunDocument: Encodable {
         var attempts: Int
         var durationMs: Int
         var error: String?
+        var stderr: String?
     }
 
     var format = JSONOutput.format
@@ -128,8 +161,12 @@ struct RunDocument: Encodable {
     var pending: [String]?
     var interrupted: InProgressStep?
     var signal: Int32?
+    var late: [LateStepDocument]?
+    var requiredStop: RequiredStopDocument?
 
     init(_ report: RunReport, exitCode: Int32, signal: Int32?) {
+        late = LateStepDocument.list(report.plan?.entries ?? [])
+        requiredStop = report.outcome == .stopRequired ? RequiredStopDocument(report.plan) : nil
         outcome = report.outcome.rawValue
         self.exitCode = exitCode
         run = report.run
@@ -138,7 +175,9 @@ struct RunDocument: Encodable {
         to = report.to.text
         doneByAnotherRunner = report.doneByAnotherRunner
         steps = report.steps.map {
-            Step(id: $0.id, status: $0.status.rawValue, attempts: $0.attempts, durationMs: $0.durationMs, error: $0.error)
+            Step(
+                id: $0.id, status: $0.status.rawValue, attempts: $0.attempts, durationMs: $0.durationMs, error: $0.error,
+                stderr: $0.stderr)
         }
         pending = report.outcome == .dryRun ? report.plan?.pending.map(\.id) : nil
         interrupted = report.interrupted
@@ -149,9 +188,9 @@ struct RunDocument: Encodable {
 struct StatusDocument: Encodable {
     struct LastRun: Encodable {
         var run: String
-        var started: String
-        var finished: String?
-        var outcome: String?
+        var started: Timestamp
+        var finished: Timestamp?
+        var outcome: JournalRecord.Outcome?
         var host: String?
         var pid: Int32?
         var from: String?
@@ -160,9 +199,14 @@ struct StatusDocument: Encodable {
 
     struct Drift: Encodable {
         var id: String
-        var ranAt: String
+        var ranAt: Timestamp
         var recordedFingerprint: String
         var currentFingerprint: String
+    }
+
+    struct Orphan: Encodable {
+        var id: String
+        var completedAt: Timestamp
     }
 
     /// The milepost release that answered.
@@ -177,7 +221,7 @@ struct StatusDocument: Encodable {
     var store: String
     var app: String?
     var version: String?
-    var updatedAt: String?
+    var updatedAt: Timestamp?
     var completed: Int
     var verdict: String
     var headline: String
@@ -191,6 +235,9 @@ struct StatusDocument: Encodable {
     var pending: [String]?
     var drift: [Drift]?
     var neverRun: [String]?
+    var late: [LateStepDocument]?
+    var orphans: [Orphan]?
+    var requiredStop: RequiredStopDocument?
 
     init(_ report: StatusReport, app: String?, advice: StatusAdvice) {
         store = report.store
@@ -216,6 +263,9 @@ struct StatusDocument: Encodable {
                 Drift(id: $0.id, ranAt: $0.ranAt, recordedFingerprint: $0.recorded, currentFingerprint: $0.current)
             }
             neverRun = report.neverRun.map(\.step.id)
+            late = LateStepDocument.list(plan.entries)
+            orphans = report.orphans.isEmpty ? nil : report.orphans.map { Orphan(id: $0.id, completedAt: $0.at) }
+            requiredStop = RequiredStopDocument(plan)
         }
     }
 }

@@ -15,6 +15,7 @@ struct StatusAdvice {
         var next: [String] = []
         let steps = report.plan?.entries.map(\.step) ?? []
         let idempotent = { (id: String) in steps.first { $0.id == id }?.idempotent == true }
+        let resumes = { (mark: InProgressStep) in steps.first { $0.id == mark.id }?.runsAgain(afterInterruption: mark) == true }
         verdict = report.verdict(hasTarget: target != nil)
         switch verdict {
         case .running:
@@ -28,7 +29,11 @@ struct StatusAdvice {
             }
         case .interrupted:
             let id = report.interrupted?.id ?? "?"
-            if idempotent(id) {
+            if let mark = report.interrupted, let cursor = mark.cursor, resumes(mark), !idempotent(id) {
+                headline = "\(id) was interrupted; it is resumable and the next run resumes it at its cursor \(cursor)"
+                next.append("`\(run)`")
+                next.append("or, to start it over: `\(hint.milepost("resolve", id, "--retry", "--from-start"))`")
+            } else if idempotent(id) {
                 headline = "\(id) was interrupted; it is idempotent and runs again on the next run"
                 next.append("`\(run)`")
             } else {
@@ -66,6 +71,15 @@ struct StatusAdvice {
         }
         if !report.neverRun.isEmpty, let plan = report.plan {
             next.append("steps that never run: move them under a threshold above \(plan.from) to run them, or remove them")
+            if report.late.contains(where: { $0.late == .fail }) {
+                next.append("late steps under 'late: fail' stop every run (exit 65): remove them, move them, or give them 'late: run'")
+            }
+        }
+        if !report.orphans.isEmpty {
+            next.append("orphans: if a step was renamed, give it `replaces: OLD-ID` so its history carries over; a deleted step needs nothing")
+        }
+        if let plan = report.plan, let stop = plan.requiredStop {
+            next.append("install the release for \(stop.version) first and run it to \(stop.version): runs from \(plan.from) to \(plan.to) are refused (exit 5)")
         }
         self.next = next
         hasTarget = target != nil

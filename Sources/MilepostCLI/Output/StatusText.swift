@@ -4,7 +4,7 @@ import Milepost
 /// `milepost status` for humans: the verdict first, then the facts, then what to type next.
 enum StatusText {
     static func render(
-        _ report: StatusReport, app: String?, advice: StatusAdvice, colored: Bool, now: Date = Date()
+        _ report: StatusReport, app: String?, advice: StatusAdvice, colored: Bool, now: Timestamp = .now()
     ) -> String {
         let style: Terminal.Style = switch advice.verdict {
         case .ok: .green
@@ -19,7 +19,13 @@ enum StatusText {
             lines.append("  " + (labelStyle.map { Terminal.paint(padded, $0, colored: colored) } ?? padded)
                 + value.escapingControlCharacters())
         }
-        func when(_ timestamp: String) -> String { Elapsed.age(of: timestamp, now: now).map { "\(timestamp) (\($0))" } ?? timestamp }
+        /// A step's stderr tail, one field line per line of it.
+        func stderr(_ tail: String?) {
+            for (index, line) in (tail?.split(separator: "\n", omittingEmptySubsequences: false) ?? []).enumerated() {
+                field(index == 0 ? "stderr" : "", "| " + line)
+            }
+        }
+        func when(_ timestamp: Timestamp) -> String { "\(timestamp) (\(Elapsed.age(of: timestamp, now: now)))" }
 
         field("store", report.store)
         if let state = report.state {
@@ -29,8 +35,8 @@ enum StatusText {
         }
         if let last = report.lastRun {
             let range = [last.from, last.to].compactMap { $0 }.joined(separator: " → ")
-            let result = last.outcome ?? (report.lockHolder?.run == last.run ? "still running" : "did not finish (process killed?)")
-            let took = last.finished.flatMap { Elapsed.milliseconds(from: last.started, to: $0) }.map { ", took \(Elapsed.text(milliseconds: $0))" } ?? ""
+            let result = last.outcome?.rawValue ?? (report.lockHolder?.run == last.run ? "still running" : "did not finish (process killed?)")
+            let took = last.finished.map { ", took \(Elapsed.text(milliseconds: Int($0.milliseconds(since: last.started))))" } ?? ""
             let by = last.pid.map { "pid \($0) on \(last.host ?? "?")" } ?? last.host ?? "?"
             field("last run", "\(last.run) \(range.isEmpty ? "" : "\(range) ")\(result)")
             field("", "started \(when(last.started))\(took), by \(by)")
@@ -41,10 +47,14 @@ enum StatusText {
         if let step = report.running ?? report.interrupted {
             field(report.running == nil ? "interrupted" : "running",
                   "\(step.id), attempt \(step.attempt), since \(when(step.since)), pid \(step.pid) on \(step.host), run \(step.run)")
+            if let cursor = step.cursor { field("cursor", cursor) }
+            if report.running == nil { stderr(step.stderr) }
         }
         if let failed = report.state?.failed {
             field("failed", "\(failed.id) at \(when(failed.at)), run \(failed.run)")
             field("", failed.error)
+            if let cursor = failed.cursor { field("cursor", cursor) }
+            stderr(failed.stderr)
         }
         if let plan = report.plan {
             let pending = report.pending.map(\.id)
@@ -55,7 +65,18 @@ enum StatusText {
                 field("drift", "\(drift.id) changed in the manifest or its revision after it ran at \(drift.ranAt)", .yellow)
             }
             for entry in report.neverRun {
-                field("never runs", "\(entry.step.id): added at or below \(plan.from), which this store had already reached", .yellow)
+                let policy = entry.late.map { " (late: \($0.rawValue))" } ?? ""
+                field("never runs", "\(entry.step.id): added at or below \(plan.from), which this store had already reached\(policy)",
+                      entry.late == .fail ? .red : .yellow)
+            }
+            for entry in report.late where entry.late == .run {
+                field("late", "\(entry.step.id): added at or below \(plan.from) after this store reached it; the next run runs it first (late: run)", .yellow)
+            }
+            for orphan in report.orphans {
+                field("orphan", "\(orphan.id): completed at \(orphan.at), no longer in the manifest (deleted, or renamed without 'replaces:')", .yellow)
+            }
+            if let stop = plan.requiredStop {
+                field("stop", stop.message(from: plan.from, to: plan.to), .red)
             }
         }
         if !advice.next.isEmpty {
