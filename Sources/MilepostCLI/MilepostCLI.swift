@@ -41,13 +41,8 @@ public enum MilepostCLI {
         telemetry: TelemetryExporter? = nil
     ) async -> Never {
         ProcessStart.prepare()
-<<<<<<< HEAD
-        let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
-        let context = CommandContext(registry: registry, openStore: store, telemetry: telemetry)
-=======
         let arguments = arguments ?? PathText.arguments()
-        let context = CommandContext(registry: registry, openStore: store)
->>>>>>> main
+        let context = CommandContext(registry: registry, openStore: store, telemetry: telemetry)
         if let code = PreStart.attempt(arguments, context: context) { exit(code) }
         do {
             var command = try await MilepostCommand.asyncParseAsRoot(arguments)

@@ -308,16 +308,11 @@ public struct Runner: Sendable {
             try await checkpoint.begin(attempt: attempt)
             stepLogger.info("step started", metadata: ["attempt": "\(attempt)"])
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
-<<<<<<< HEAD
             let (outcome, durationMs) = await RunTelemetry.attempt(step, number: attempt, app: journal.app) {
-                await self.attempt(step, number: attempt, plan: plan, directory: directory, on: locked, logger: stepLogger)
+                await self.attempt(
+                    step, number: attempt, plan: plan, directory: directory, on: locked, checkpoint: checkpoint,
+                    logger: stepLogger)
             }
-=======
-            let (outcome, durationMs) = await self.attempt(
-                step, number: attempt, plan: plan, directory: directory, on: locked, checkpoint: checkpoint,
-                logger: stepLogger)
-            let error: String
->>>>>>> main
             switch outcome {
             case .succeeded:
                 try await checkpoint.recording(.succeeded) { [attempt] in
@@ -329,17 +324,9 @@ public struct Runner: Sendable {
                 let message = "cancelled by a signal after \(durationMs) ms"
                 try await checkpoint.interrupted(attempt: attempt, durationMs: durationMs, error: message)
                 stepLogger.warning("step interrupted")
-<<<<<<< HEAD
-                return result(.interrupted, attempt, durationMs, message)
+                return await result(.interrupted, attempt, durationMs, message)
             case .timedOut, .failed:
                 break
-=======
-                return await result(.interrupted, attempt, durationMs, message)
-            case .timedOut(let limit):
-                error = "timed out after \(DurationText.format(limit))"
-            case .failed(let thrown):
-                error = String(describing: thrown)
->>>>>>> main
             }
             let error = outcome.failure ?? ""
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])

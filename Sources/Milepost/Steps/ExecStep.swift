@@ -1,9 +1,6 @@
 import Foundation
-<<<<<<< HEAD
 import Instrumentation
-=======
 import Synchronization
->>>>>>> main
 import MilepostSystem
 
 /// The built-in `exec` step: runs an argument list (no shell unless you name one).
@@ -85,12 +82,9 @@ enum ExecStep {
         environment["MILEPOST_STEP"] = context.id
         environment["MILEPOST_FROM"] = context.from.text
         environment["MILEPOST_TO"] = context.to.text
-<<<<<<< HEAD
-        environment = TraceEnvironment.propagating(.current ?? .topLevel, into: environment)
-=======
         environment["MILEPOST_CONTROL_FD"] = String(ChildControl.descriptor)
         environment["MILEPOST_RESUME_CURSOR"] = context.resumeCursor
->>>>>>> main
+        environment = TraceEnvironment.propagating(.current ?? .topLevel, into: environment)
         let directory = context.parameters.cwd.map(context.manifestPath) ?? context.manifestDirectory
         context.logger.debug("exec \(context.parameters.command) in \(directory)")
         // Control lines are handled in the order written, by one task that outlives a cancellation,

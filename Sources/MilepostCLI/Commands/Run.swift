@@ -30,8 +30,10 @@ extension MilepostCommand {
         var terminationGrace = DurationArgument(.seconds(25))
         @Flag(name: .customLong(OptionNames.allowDowngrade), help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
         var allowDowngrade = false
-<<<<<<< HEAD
-        @Option(name: .customLong(OptionNames.format), help: "How to print the result.") var format: OutputFormat = .text
+        @Option(
+            name: .customLong(OptionNames.format),
+            help: "How to print the result: github adds a workflow annotation for a failed or interrupted step.")
+        var format: ReportFormat = .text
         @Option(
             name: .customLong(OptionNames.metricsFile),
             help: ArgumentHelp(
@@ -39,12 +41,6 @@ extension MilepostCommand {
                 discussion: "For node_exporter's textfile collector: name it *.prom in its directory.",
                 valueName: "path"))
         var metricsFile: String?
-=======
-        @Option(
-            name: .customLong(OptionNames.format),
-            help: "How to print the result: github adds a workflow annotation for a failed or interrupted step.")
-        var format: ReportFormat = .text
->>>>>>> main
         @OptionGroup var logging: LoggingOptions
 
         func run(in context: CommandContext) async throws {

@@ -23,7 +23,7 @@ struct JSONLogHandler: LogHandler {
             .merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
             fields[key] = value.description
         }
-        fields["time"] = Timestamp.now()
+        fields["time"] = Timestamp.now().text
         fields["level"] = event.level.rawValue
         fields["message"] = event.message.description
         let encoder = JSONEncoder()

@@ -5,18 +5,13 @@ public import SystemPackage
 /// The default store: a directory with `state.json`, `journal.jsonl` and `lock`.
 /// See docs/store.md for the file formats and guarantees.
 public struct FileStore: MilepostStore {
-<<<<<<< HEAD
-    public let directory: String
-    public var location: String { directory }
-    public var kind: String { "file" }
-=======
     /// The store's directory.
     public let path: FilePath
     /// The directory's text (`PathText`): what the file calls open.
     private let directory: String
     /// The directory for messages: a byte that is not UTF-8 shows as `\xFF`.
     public var location: String { PathText.readable(directory) }
->>>>>>> main
+    public var kind: String { "file" }
 
     /// A store in the directory `path`, whatever its bytes (created on the first write, never by a read).
     public init(path: FilePath) {
