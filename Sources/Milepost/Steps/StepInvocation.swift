@@ -12,11 +12,13 @@ struct StepInvocation: Sendable {
     var manifestDirectory: String
     var terminationGrace: Duration
     var store: any LockedStore
+    var resumeCursor: String?
+    var reporting: StepReporting
 
     func context<Parameters: Sendable>(with parameters: Parameters) -> StepContext<Parameters> {
         StepContext(
             id: id, name: name, threshold: threshold, from: from, to: to, parameters: parameters,
             attempt: attempt, logger: logger, manifestDirectory: manifestDirectory,
-            terminationGrace: terminationGrace, store: store)
+            terminationGrace: terminationGrace, store: store, resumeCursor: resumeCursor, reporting: reporting)
     }
 }
