@@ -134,7 +134,7 @@ import Testing
         var registry = StepRegistry()
         registry.register("counting") { [store = fixture.store] context in
             for done in 1...50 { await context.reportProgress(done, of: 50, message: "item \(done)") }
-            let state = try await FileStore(directory: store.directory).readState()
+            let state = try await FileStore(path: store.path).readState()
             stored.withLock { $0 = state?.inProgress?.progress }
         }
         let manifest = try fixture.manifest("migrations:\n  1:\n    - counting\n", registry: registry)
