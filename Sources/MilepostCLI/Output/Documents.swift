@@ -165,6 +165,13 @@ struct StatusDocument: Encodable {
         var currentFingerprint: String
     }
 
+    struct TakeOver: Encodable {
+        var run: String
+        var previousRun: String
+        var at: String
+        var step: String?
+    }
+
     /// The milepost release that answered.
     struct Release: Encodable {
         var version = MilepostRelease.version
@@ -187,6 +194,7 @@ struct StatusDocument: Encodable {
     var failed: FailedStep?
     var lastRun: LastRun?
     var lockHolder: LockHolder?
+    var takeOver: TakeOver?
     var to: String?
     var pending: [String]?
     var drift: [Drift]?
@@ -209,6 +217,7 @@ struct StatusDocument: Encodable {
                     pid: $0.pid, from: $0.from, to: $0.to)
         }
         lockHolder = report.lockHolder
+        takeOver = report.takeOver.map { TakeOver(run: $0.run, previousRun: $0.previousRun, at: $0.at, step: $0.step) }
         if let plan = report.plan {
             to = plan.to.text
             pending = report.pending.map(\.id)
