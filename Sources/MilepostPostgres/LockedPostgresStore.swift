@@ -34,7 +34,7 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
 
     /// Returns when the lease is lost; the session lock is never lost this way (its loss shows at
     /// the next checkpoint, refused by the fence), so for it this returns only on cancellation.
-    nonisolated func lockLost() async -> StoreError? {
+    nonisolated func lockLost() async -> LockLoss? {
         if let heartbeat { return await heartbeat.lost() }
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
         return nil

@@ -84,7 +84,7 @@ enum ExecStep {
         context.logger.debug("exec \(context.parameters.command) in \(directory)")
         let result = try await ChildProcess.run(
             context.parameters.command, environment: environment, directory: directory,
-            killGrace: context.terminationGrace)
+            killGrace: context.stopGrace)
         guard result.termination == .exited(0) else {
             throw Failure(command: context.parameters.command[0], termination: result.termination,
                           stderrTail: result.stderrTail)

@@ -1,4 +1,5 @@
 import Logging
+import MilepostSystem
 
 /// Everything about one attempt of one step except its typed parameters.
 struct StepInvocation: Sendable {
@@ -10,13 +11,13 @@ struct StepInvocation: Sendable {
     var attempt: Int
     var logger: Logger
     var manifestDirectory: String
-    var terminationGrace: Duration
+    var stopGrace: StopGrace
     var store: any LockedStore
 
     func context<Parameters: Sendable>(with parameters: Parameters) -> StepContext<Parameters> {
         StepContext(
             id: id, name: name, threshold: threshold, from: from, to: to, parameters: parameters,
             attempt: attempt, logger: logger, manifestDirectory: manifestDirectory,
-            terminationGrace: terminationGrace, store: store)
+            terminationGrace: stopGrace.duration, stopGrace: stopGrace, store: store)
     }
 }
