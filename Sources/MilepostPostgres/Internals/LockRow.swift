@@ -37,7 +37,7 @@ struct LockRow: Sendable {
         _ = try? await session.query(
             """
             UPDATE \(schema.lease) SET kind = NULL, run = NULL, pid = NULL, host = NULL, since = NULL,
-                generation = NULL, backend_pid = NULL, expires_at = NULL
+                backend_pid = NULL, expires_at = NULL
             WHERE run = $1
             """, [run])
     }
