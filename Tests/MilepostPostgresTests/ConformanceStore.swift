@@ -45,18 +45,18 @@ final class ConformanceStore: Sendable {
     static let state = StoredState(
         app: "shop", version: Version("2.1.0")!,
         completed: [
-            CompletedStep(id: "2.0.0/backfill", at: "2026-01-02T03:04:05.678Z", run: "run-a", fingerprint: "f1"),
+            CompletedStep(id: "2.0.0/backfill", at: Timestamp("2026-01-02T03:04:05.678Z")!, run: "run-a", fingerprint: "f1"),
             CompletedStep(
-                id: "2.1.0/reindex", at: "2026-01-02T03:05:00.000Z", run: "run-a", fingerprint: "f2", via: "resolved"),
+                id: "2.1.0/reindex", at: Timestamp("2026-01-02T03:05:00.000Z")!, run: "run-a", fingerprint: "f2", via: "resolved"),
         ],
         inProgress: InProgressStep(
-            id: "2.1.0/warm", run: "run-a", since: "2026-01-02T03:06:00.000Z", attempt: 2, host: "test-host", pid: 4242),
-        failed: FailedStep(id: "2.1.0/warm", run: "run-a", at: "2026-01-02T03:05:30.000Z", error: "boom \"quoted\" ü"),
-        updatedAt: "2026-01-02T03:06:00.000Z")
+            id: "2.1.0/warm", run: "run-a", since: Timestamp("2026-01-02T03:06:00.000Z")!, attempt: 2, host: "test-host", pid: 4242),
+        failed: FailedStep(id: "2.1.0/warm", run: "run-a", at: Timestamp("2026-01-02T03:05:30.000Z")!, error: "boom \"quoted\" ü"),
+        updatedAt: Timestamp("2026-01-02T03:06:00.000Z")!)
 
     static func record(_ event: JournalRecord.Event, step: String? = nil) -> JournalRecord {
         JournalRecord(
-            time: "2026-01-02T03:04:05.678Z", run: "run-a", event: event, app: "shop", step: step,
+            time: Timestamp("2026-01-02T03:04:05.678Z")!, run: "run-a", event: event, app: "shop", step: step,
             attempt: step == nil ? nil : 1, durationMs: step == nil ? nil : 12, host: "test-host", pid: 4242)
     }
 }

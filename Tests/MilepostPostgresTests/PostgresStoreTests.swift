@@ -68,19 +68,19 @@ struct PostgresStoreTests {
     @Test func theFenceRefusesAHolderThatLostItsLock() async throws {
         let url = TestServer.freshSchemaURL()
         let first = try await PostgresStore(url: url).lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
-        let before = StoredState(app: "shop", version: Version("1")!, updatedAt: "t1")
+        let before = StoredState(app: "shop", version: Version("1")!, updatedAt: Timestamp("2026-01-01T00:00:01.000Z")!)
         try await first.commit(before, journal: [])
         // A partition: the server drops the first holder's lock session; its data session lives on.
         let store = PostgresStore(url: url)
         try await TestServer.admin("SELECT pg_terminate_backend(holder_pid) FROM \(store.tables.state)")
         let second = try await store.lock(timeout: .seconds(10), holder: TestServer.holder(run: "run-b"))
 
-        let stale = StoredState(app: "shop", version: Version("9")!, updatedAt: "t2")
+        let stale = StoredState(app: "shop", version: Version("9")!, updatedAt: Timestamp("2026-01-01T00:00:02.000Z")!)
         let refused = try await #require(throws: StoreError.self) { try await first.commit(stale, journal: []) }
         #expect(refused.description.contains("refused by the fence"), "\(refused)")
         await #expect(throws: StoreError.self) { try await first.append([ConformanceStore.record(.runFinished)]) }
 
-        let newer = StoredState(app: "shop", version: Version("2")!, updatedAt: "t3")
+        let newer = StoredState(app: "shop", version: Version("2")!, updatedAt: Timestamp("2026-01-01T00:00:03.000Z")!)
         try await second.commit(newer, journal: [ConformanceStore.record(.baseline)])
         await #expect(throws: StoreError.self) { try await first.commit(stale, journal: []) }
         await second.release()
@@ -126,5 +126,20 @@ struct PostgresStoreTests {
         let error = try await #require(throws: StoreError.self) { try await store.readState() }
         #expect(error.description.contains("format 2 is not one this version of Milepost knows"), "\(error)")
         #expect(try await TestServer.admin("SELECT version FROM \(store.tables.state)")[0][0] == "2.1.0")
+    }
+
+    @Test func aJournalRowThatIsNotARecordIsMalformedAndNamesTheField() async throws {
+        let store = PostgresStore(url: TestServer.freshSchemaURL())
+        let locked = try await store.lock(timeout: .zero, holder: TestServer.holder(run: "a"))
+        try await locked.commit(ConformanceStore.state, journal: [ConformanceStore.record(.baseline)])
+        await locked.release()
+        try await TestServer.admin(
+            "UPDATE \(store.tables.journal) SET record = jsonb_set(record, '{time}', '\"yesterday\"')")
+        let error = try await #require(throws: StoreError.self) { try await store.readJournal(last: 1) }
+        guard case .io(_, .malformed(let problem)) = error else {
+            Issue.record("expected a malformed journal, got \(error)")
+            return
+        }
+        #expect(problem == #"a journal row is not a journal record: `time`: "yesterday" is not a timestamp (YYYY-MM-DDTHH:MM:SS.mmmZ, UTC)"#)
     }
 }

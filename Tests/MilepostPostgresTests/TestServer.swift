@@ -56,6 +56,6 @@ enum TestServer {
 
     /// A holder for in-process lock tests.
     static func holder(run: String) -> LockHolder {
-        LockHolder(pid: 4242, host: "test-host", since: "2026-01-02T03:04:05.678Z", run: run)
+        LockHolder(pid: 4242, host: "test-host", since: Timestamp("2026-01-02T03:04:05.678Z")!, run: run)
     }
 }

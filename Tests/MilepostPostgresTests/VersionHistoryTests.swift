@@ -55,7 +55,7 @@ struct VersionHistoryTests {
         #expect(history.isFirstLaunch(of: Version("2.8")!))
 
         // Each entry carries the time and run of the record that reached it.
-        let finished = try await fixture.store.readJournal().filter { $0.event == .runFinished && $0.outcome == "succeeded" }
+        let finished = try await fixture.store.readJournal().filter { $0.event == .runFinished && $0.outcome == .succeeded }
         #expect(history.reached.map(\.at) == finished.map(\.time))
         #expect(history.reached.map(\.run) == finished.map(\.run))
 

@@ -32,12 +32,21 @@ import Testing
         #expect(documented.subtracting(events).sorted() == [], "docs/journal.md lists events the code does not have")
     }
 
+    @Test func everyOutcomeIsDocumented() throws {
+        let row = try #require(page.split(separator: "\n").first { $0.hasPrefix("| `outcome` |") })
+        let documented = Set(row.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
+        let outcomes = Set(JournalRecord.Outcome.allCases.map(\.rawValue))
+        #expect(outcomes.subtracting(documented).sorted() == [], "outcomes missing from docs/journal.md")
+        #expect(documented.subtracting(outcomes).subtracting(["outcome", "run-finished", "resolved"]).sorted() == [],
+                "docs/journal.md lists outcomes the code does not have")
+    }
+
     @Test func everyFieldIsDocumented() throws {
         let documented = firstColumn(ofTableStartingWith: "| Field |")
         // A record with every field set names every key the encoder can write.
-        var record = JournalRecord(time: "2026-01-02T03:04:00.001Z", run: "r", event: .runFinished)
+        var record = JournalRecord(time: Timestamp("2026-01-02T03:04:00.001Z")!, run: "r", event: .runFinished)
         record.app = "a"; record.from = "1"; record.to = "2"; record.step = "2/s"; record.attempt = 1
-        record.durationMs = 1; record.error = "e"; record.outcome = "succeeded"; record.host = "h"
+        record.durationMs = 1; record.error = "e"; record.outcome = .succeeded; record.host = "h"
         record.pid = 1; record.previousRun = "p"
         let unset = Mirror(reflecting: record).children.filter { child in
             let value = Mirror(reflecting: child.value)

@@ -29,7 +29,7 @@ import Testing
         let locked = try await FileStore(directory: directory).lock(timeout: .zero, holder: StoreFixture.holder())
         var record = StoreFixture.record(.runFinished)
         record.durationMs = 1500
-        record.outcome = "succeeded"
+        record.outcome = .succeeded
         try await locked.append(records + [record])
         await locked.release()
 

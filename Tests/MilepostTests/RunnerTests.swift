@@ -126,7 +126,7 @@ import Testing
         #expect(allowed.outcome == .downgradeAllowed)
         #expect(fixture.ran == [])
         #expect(try await fixture.state()?.version.text == "3.0")
-        let outcomes = try await fixture.journal().compactMap(\.outcome).suffix(2)
+        let outcomes = try await fixture.journal().compactMap(\.outcome?.rawValue).suffix(2)
         #expect(Array(outcomes) == ["downgrade-refused", "downgrade-allowed"])
     }
 
@@ -201,7 +201,7 @@ import Testing
         #expect(records.map(\.event) == [.runStarted, .stepStarted, .stepSucceeded, .stepStarted, .stepSucceeded, .runFinished])
         #expect(Set(records.map(\.run)).count == 1)
         #expect(records.first?.from == "2.0" && records.first?.to == "2.1")
-        #expect(records.last?.outcome == "succeeded")
+        #expect(records.last?.outcome?.rawValue == "succeeded")
         #expect(records[2].durationMs != nil && records[2].attempt == 1)
     }
 
@@ -225,7 +225,7 @@ import Testing
         #expect(resumed.report.outcome == .succeeded)
         #expect(fixture.ran == [])
         #expect(resumed.state?.completed.last?.via == "resolved")
-        #expect(try await scenario.store.readJournal().contains { $0.event == .resolved && $0.outcome == "done" })
+        #expect(try await scenario.store.readJournal().contains { $0.event == .resolved && $0.outcome?.rawValue == "done" })
     }
 
     @Test func resolveRetryRunsTheStepAgain() async throws {

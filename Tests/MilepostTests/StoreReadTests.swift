@@ -30,9 +30,11 @@ import Testing
         ("{\"format\": 1, \"version\": ", "not valid JSON"),
         ("[1, 2]", "Expected"),
         ("{\"format\": 1, \"version\": \"1.0.0\", \"completed\": [], \"updated_at\": 5}", "`updated_at`"),
-        ("{\"format\": 1, \"version\": \"1.0.0\", \"updated_at\": \"x\"}", "`completed` is missing"),
-        ("{\"format\": 2, \"version\": \"1.0.0\", \"completed\": [], \"updated_at\": \"x\"}", "format 2"),
-        ("{\"format\": 0, \"version\": \"1.0.0\", \"completed\": [], \"updated_at\": \"x\"}", "format 0"),
+        ("{\"format\": 1, \"version\": \"1.0.0\", \"completed\": [], \"updated_at\": \"2026-02-30T00:00:00.000Z\"}",
+         "`updated_at`: \"2026-02-30T00:00:00.000Z\" is not a timestamp"),
+        ("{\"format\": 1, \"version\": \"1.0.0\", \"updated_at\": \"2026-01-02T03:04:05.678Z\"}", "`completed` is missing"),
+        ("{\"format\": 2, \"version\": \"1.0.0\", \"completed\": [], \"updated_at\": \"2026-01-02T03:04:05.678Z\"}", "format 2"),
+        ("{\"format\": 0, \"version\": \"1.0.0\", \"completed\": [], \"updated_at\": \"2026-01-02T03:04:05.678Z\"}", "format 0"),
     ])
     func unreadableStateIsRefusedAndLeftUntouched(content: String, reasonMentions: String) async throws {
         let directory = scratch.directory

@@ -7,12 +7,12 @@ import Testing
 
     /// States the scan takes: it must agree with the full decoding on every field it reads.
     @Test(arguments: [
-        #"{"format": 1, "app": "titi", "version": "2.1", "completed": [], "updated_at": "x"}"#,
-        #"{"format":1,"version":"2.1","completed":[\#(completed),\#(completed)],"updated_at":"x"}"#,
-        #" { "updated_at" : "x" , "completed" : [ ] , "version" : "0" , "format" : 1 , "app" : null } "#,
-        #"{"format": 1, "version": "3", "completed": [], "updated_at": "x", "in_progress": {"id": "3/a", "run": "r", "since": "x", "attempt": 1, "host": "h", "pid": 7}}"#,
-        #"{"format": 1, "version": "3", "completed": [], "updated_at": "x", "failed": {"id": "3/a", "run": "r", "at": "x", "error": "d\u00e9j\u00e0\n\"vu\""}, "extra": [1, -2.5e3, true, false, null, {}]}"#,
-        "{\"format\": 1, \"app\": \"caf\u{e9}\", \"version\": \"1.0-beta\", \"completed\": [], \"updated_at\": \"x\"}",
+        #"{"format": 1, "app": "titi", "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format":1,"version":"2.1","completed":[\#(completed),\#(completed)],"updated_at":"2026-01-02T03:04:05.678Z"}"#,
+        #" { "updated_at" : "2026-01-02T03:04:05.678Z" , "completed" : [ ] , "version" : "0" , "format" : 1 , "app" : null } "#,
+        #"{"format": 1, "version": "3", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z", "in_progress": {"id": "3/a", "run": "r", "since": "2026-01-02T03:04:05.678Z", "attempt": 1, "host": "h", "pid": 7}}"#,
+        #"{"format": 1, "version": "3", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z", "failed": {"id": "3/a", "run": "r", "at": "2026-01-02T03:04:05.678Z", "error": "d\u00e9j\u00e0\n\"vu\""}, "extra": [1, -2.5e3, true, false, null, {}]}"#,
+        "{\"format\": 1, \"app\": \"caf\u{e9}\", \"version\": \"1.0-beta\", \"completed\": [], \"updated_at\": \"2026-01-02T03:04:05.678Z\"}",
     ])
     func agreesWithTheFullDecoding(json: String) throws {
         let bytes = Array(json.utf8)
@@ -24,37 +24,39 @@ import Testing
     @Test(arguments: [
         "",
         "[]",
-        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x""#,
-        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x"} x"#,
-        #"{"format": 2, "version": "2.1", "completed": [], "updated_at": "x"}"#,
-        #"{"format": 0, "version": "2.1", "completed": [], "updated_at": "x"}"#,
-        #"{"format": 1.0, "version": "2.1", "completed": [], "updated_at": "x"}"#,
-        #"{"format": 01, "version": "2.1", "completed": [], "updated_at": "x"}"#,
-        #"{"format": 1, "version": "2\u002e1", "completed": [], "updated_at": "x"}"#,
-        #"{"format": 1, "version": "2.1", "version": "2.2", "completed": [], "updated_at": "x"}"#,
-        #"{"format": 1, "version": 2, "completed": [], "updated_at": "x"}"#,
-        #"{"format": 1, "version": "not a version", "completed": [], "updated_at": "x"}"#,
-        #"{"format": 1, "version": "2.1", "updated_at": "x"}"#,
-        #"{"format": 1, "version": "2.1", "completed": {}, "updated_at": "x"}"#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z""#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"} x"#,
+        #"{"format": 2, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format": 0, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format": 1.0, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format": 01, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format": 1, "version": "2\u002e1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format": 1, "version": "2.1", "version": "2.2", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format": 1, "version": 2, "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format": 1, "version": "not a version", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format": 1, "version": "2.1", "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format": 1, "version": "2.1", "completed": {}, "updated_at": "2026-01-02T03:04:05.678Z"}"#,
         #"{"format": 1, "version": "2.1", "completed": [], "updated_at": 5}"#,
-        #"{"format": 1, "version": "2.1", "completed": [1,], "updated_at": "x"}"#,
-        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x", "failed": tru}"#,
-        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x", "failed": "\q"}"#,
-        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x", "in_progress": 3}"#,
-        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x", "failed": "x"}"#,
-        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "x", "failed": 5}"#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "2026-01-02 03:04:05Z"}"#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "2026-13-02T03:04:05.678Z"}"#,
+        #"{"format": 1, "version": "2.1", "completed": [1,], "updated_at": "2026-01-02T03:04:05.678Z"}"#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z", "failed": tru}"#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z", "failed": "\q"}"#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z", "in_progress": 3}"#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z", "failed": "x"}"#,
+        #"{"format": 1, "version": "2.1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z", "failed": 5}"#,
     ])
     func declines(json: String) {
         #expect(StoredStateHead(json: Array(json.utf8)) == nil)
     }
 
     @Test func declinesInvalidUTF8InAFieldItKeeps() {
-        let bytes = Array(#"{"format": 1, "version": "2."#.utf8) + [0xFF] + Array(#"", "completed": [], "updated_at": "x"}"#.utf8)
+        let bytes = Array(#"{"format": 1, "version": "2."#.utf8) + [0xFF] + Array(#"", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z"}"#.utf8)
         #expect(StoredStateHead(json: bytes) == nil)
     }
 
     @Test func declinesNestingDeeperThanAStateNeeds() {
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
-        #expect(StoredStateHead(json: Array(#"{"format": 1, "version": "1", "completed": [], "updated_at": "x", "x": \#(deep)}"#.utf8)) == nil)
+        #expect(StoredStateHead(json: Array(#"{"format": 1, "version": "1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z", "x": \#(deep)}"#.utf8)) == nil)
     }
 }

@@ -43,8 +43,8 @@ struct VersionHistoryFileTests {
 
         let history = try await FileStore(directory: root.path).versionHistory()
         #expect(history.reached == [
-            .init(version: "1.0", at: "2026-01-02T03:04:00.021Z", run: "a1", source: .run),
-            .init(version: "1.5", at: "2026-03-01T00:00:00.000Z", run: "a3", source: .baseline),
+            .init(version: "1.0", at: Timestamp("2026-01-02T03:04:00.021Z")!, run: "a1", source: .run),
+            .init(version: "1.5", at: Timestamp("2026-03-01T00:00:00.000Z")!, run: "a3", source: .baseline),
         ])
         #expect(history.firstInstalledVersion == "1.0")
         #expect(history.previousVersion == "1.0")

@@ -13,11 +13,35 @@ struct RunJournal: Sendable {
 
     func record(
         _ event: JournalRecord.Event, from: Version? = nil, to: Version? = nil, step: String? = nil,
-        attempt: Int? = nil, durationMs: Int? = nil, error: String? = nil, outcome: String? = nil
+        attempt: Int? = nil, durationMs: Int? = nil, error: String? = nil, outcome: JournalRecord.Outcome? = nil
     ) -> JournalRecord {
         JournalRecord(
             time: Timestamp.now(), run: run, event: event, app: app, from: from?.text, to: to?.text, step: step,
             attempt: attempt, durationMs: durationMs, error: error, outcome: outcome,
             host: ProcessIdentity.host, pid: ProcessIdentity.pid)
+    }
+}
+
+extension JournalRecord.Outcome {
+    /// The `run-finished` outcome of a run that ended with `outcome`; nil for a dry run, which writes nothing.
+    init?(_ outcome: RunReport.Outcome) {
+        switch outcome {
+        case .upToDate: self = .upToDate
+        case .succeeded: self = .succeeded
+        case .failed: self = .failed
+        case .blocked: self = .blocked
+        case .downgradeRefused: self = .downgradeRefused
+        case .downgradeAllowed: self = .downgradeAllowed
+        case .interrupted: self = .interrupted
+        case .dryRun: return nil
+        }
+    }
+
+    /// The `resolved` outcome of `resolution`.
+    init(_ resolution: Runner.Resolution) {
+        switch resolution {
+        case .done: self = .done
+        case .retry: self = .retry
+        }
     }
 }

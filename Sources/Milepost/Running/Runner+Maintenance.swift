@@ -64,7 +64,7 @@ extension Runner {
                 state.completed.append(CompletedStep(id: id, at: Timestamp.now(), run: journal.run, fingerprint: "", via: "resolved"))
             }
             state.updatedAt = Timestamp.now()
-            try await locked.commit(state, journal: [journal.record(.resolved, step: id, outcome: resolution.rawValue)])
+            try await locked.commit(state, journal: [journal.record(.resolved, step: id, outcome: .init(resolution))])
             return state
         }
     }

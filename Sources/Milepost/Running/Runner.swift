@@ -190,14 +190,14 @@ public struct Runner: Sendable {
         switch decide(plan, state: state, manifest: manifest) {
         case .downgrade:
             let outcome: RunReport.Outcome = options.allowDowngrade ? .downgradeAllowed : .downgradeRefused
-            try await locked.append([started, journal.record(.runFinished, from: plan.from, to: target, outcome: outcome.rawValue)])
+            try await locked.append([started, journal.record(.runFinished, from: plan.from, to: target, outcome: .init(outcome))])
             return report(outcome)
         case .blocked(let running):
             let message = "step \(running.id) was interrupted (pid \(running.pid) on \(running.host) since \(running.since)); "
                 + "it must be resolved first, as done or to retry"
             try await locked.append([
                 started,
-                journal.record(.runFinished, from: plan.from, to: target, step: running.id, error: message, outcome: RunReport.Outcome.blocked.rawValue),
+                journal.record(.runFinished, from: plan.from, to: target, step: running.id, error: message, outcome: .blocked),
             ])
             return report(.blocked, interrupted: running)
         case .upToDate:
@@ -209,7 +209,7 @@ public struct Runner: Sendable {
             var results: [RunReport.StepResult] = []
             for (offset, step) in steps.enumerated() {
                 guard !Task.isCancelled else {
-                    try await locked.append([journal.record(.runFinished, from: plan.from, to: target, outcome: RunReport.Outcome.interrupted.rawValue)])
+                    try await locked.append([journal.record(.runFinished, from: plan.from, to: target, outcome: .interrupted)])
                     return report(.interrupted, steps: results)
                 }
                 let result = try await apply(
@@ -221,14 +221,14 @@ public struct Runner: Sendable {
                     // A step that failed while a signal stopped the run (in its back-off) ends it as interrupted.
                     let outcome: RunReport.Outcome = result.status == .failed && !Task.isCancelled ? .failed : .interrupted
                     try await locked.append([journal.record(
-                        .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: outcome.rawValue)])
+                        .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: .init(outcome))])
                     return report(outcome, steps: results)
                 }
             }
             current.version = target
             current.updatedAt = Timestamp.now()
             try await locked.commit(current, journal: [
-                journal.record(.runFinished, from: plan.from, to: target, outcome: RunReport.Outcome.succeeded.rawValue)
+                journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)
             ])
             return report(.succeeded, steps: results)
         }
@@ -263,7 +263,9 @@ public struct Runner: Sendable {
             let error: String
             switch outcome {
             case .succeeded:
-                try await checkpoint.succeeded(attempt: attempt, durationMs: durationMs, state: &state)
+                try await checkpoint.recording(.succeeded) {
+                    try await $0.succeeded(attempt: attempt, durationMs: durationMs, state: &state)
+                }
                 stepLogger.info("step succeeded", metadata: ["duration_ms": "\(durationMs)"])
                 return result(.succeeded, attempt, durationMs, nil)
             case .cancelled:
@@ -278,7 +280,9 @@ public struct Runner: Sendable {
             }
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
             let last = !retry.allowsAttempt(after: attempt) || Task.isCancelled
-            try await checkpoint.failed(attempt: attempt, durationMs: durationMs, error: error, last: last, state: &state)
+            try await checkpoint.recording(last ? .failed : nil) {
+                try await $0.failed(attempt: attempt, durationMs: durationMs, error: error, last: last, state: &state)
+            }
             if last { return result(.failed, attempt, durationMs, error) }
             try? await Task.sleep(for: retry.pause(after: attempt))
             guard !Task.isCancelled else {

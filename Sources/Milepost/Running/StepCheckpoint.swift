@@ -71,6 +71,21 @@ struct StepCheckpoint {
         try await store.commit(state, journal: [])
     }
 
+    /// Runs `record`, the checkpoint that ends an attempt which ended as `outcome`. When the store
+    /// fails to write it, the step's work is done (or its failure final) but the store still says
+    /// in progress: the error says so. A step whose work shares the store's transaction has no such
+    /// gap (the failed commit undid its work too), so its store error is thrown as it is.
+    mutating func recording(
+        _ outcome: UnrecordedStepOutcome.Outcome?, _ record: (inout StepCheckpoint) async throws -> Void
+    ) async throws {
+        do {
+            try await record(&self)
+        } catch let error as StoreError {
+            guard transaction == nil, let outcome else { throw error }
+            throw UnrecordedStepOutcome(step: step.id, outcome: outcome, storeError: error)
+        }
+    }
+
     private mutating func end(state: inout StoredState, with record: JournalRecord) async throws {
         state.updatedAt = Timestamp.now()
         let records = pending + [record]

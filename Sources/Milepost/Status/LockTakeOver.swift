@@ -7,7 +7,7 @@ public struct LockTakeOver: Sendable, Equatable {
     /// The run whose lease had lapsed.
     public let previousRun: String
     /// When the lock was taken over (the previous lease had lapsed by then).
-    public let at: String
+    public let at: Timestamp
     /// The step the previous run left in progress, if any.
     public let step: String?
 

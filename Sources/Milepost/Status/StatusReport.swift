@@ -4,7 +4,7 @@ public struct StatusReport: Sendable {
     /// A completed step whose manifest entry or declared revision changed after it ran.
     public struct Drift: Sendable {
         public let id: String
-        public let ranAt: String
+        public let ranAt: Timestamp
         public let recorded: String
         public let current: String
     }
@@ -12,10 +12,10 @@ public struct StatusReport: Sendable {
     /// The last run the journal knows.
     public struct LastRun: Sendable {
         public let run: String
-        public let started: String
-        public let finished: String?
+        public let started: Timestamp
+        public let finished: Timestamp?
         /// The `run-finished` outcome, or nil when the run never finished (killed).
-        public let outcome: String?
+        public let outcome: JournalRecord.Outcome?
         public let host: String?
         public let pid: Int32?
         /// The versions the run went from and to, as its `run-started` record gives them.

@@ -26,13 +26,13 @@ public struct VersionHistory: Sendable, Equatable {
 
         /// The version, as written by whoever set it.
         public var version: String
-        /// When it was reached (UTC, ISO 8601 with milliseconds).
-        public var at: String
+        /// When it was reached.
+        public var at: Timestamp
         /// The run that reached it; nil for `.state`.
         public var run: String?
         public var source: Source
 
-        public init(version: String, at: String, run: String?, source: Source) {
+        public init(version: String, at: Timestamp, run: String?, source: Source) {
             self.version = version
             self.at = at
             self.run = run
@@ -57,7 +57,7 @@ public struct VersionHistory: Sendable, Equatable {
         for record in journal {
             guard let to = record.to else { continue }
             switch record.event {
-            case .runFinished where record.outcome == RunReport.Outcome.succeeded.rawValue:
+            case .runFinished where record.outcome == .succeeded:
                 add(Entry(version: to, at: record.time, run: record.run, source: .run))
             case .baseline:
                 add(Entry(version: to, at: record.time, run: record.run, source: .baseline))

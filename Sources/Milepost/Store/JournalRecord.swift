@@ -14,8 +14,18 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case lockTakenOver = "lock-taken-over"
     }
 
-    /// UTC, ISO 8601 with milliseconds.
-    public var time: String
+    /// How a run (`run-finished`) or a resolution (`resolved`) ended.
+    public enum Outcome: String, Codable, Sendable, CaseIterable {
+        // run-finished
+        case succeeded, failed, interrupted, blocked
+        case upToDate = "up-to-date"
+        case downgradeRefused = "downgrade-refused"
+        case downgradeAllowed = "downgrade-allowed"
+        // resolved
+        case done, retry
+    }
+
+    public var time: Timestamp
     public var run: String
     public var event: Event
     public var app: String?
@@ -25,18 +35,17 @@ public struct JournalRecord: Codable, Sendable, Equatable {
     public var attempt: Int?
     public var durationMs: Int?
     public var error: String?
-    /// For `run-finished`: succeeded, failed, interrupted, up-to-date, blocked, downgrade-refused, downgrade-allowed.
-    /// For `resolved`: done or retry.
-    public var outcome: String?
+    /// For `run-finished` and `resolved`: how it ended.
+    public var outcome: Outcome?
     public var host: String?
     public var pid: Int32?
     /// For `lock-taken-over`: the run whose lease expired.
     public var previousRun: String?
 
     public init(
-        time: String, run: String, event: Event, app: String? = nil, from: String? = nil,
+        time: Timestamp, run: String, event: Event, app: String? = nil, from: String? = nil,
         to: String? = nil, step: String? = nil, attempt: Int? = nil, durationMs: Int? = nil,
-        error: String? = nil, outcome: String? = nil, host: String? = nil, pid: Int32? = nil,
+        error: String? = nil, outcome: Outcome? = nil, host: String? = nil, pid: Int32? = nil,
         previousRun: String? = nil
     ) {
         self.time = time

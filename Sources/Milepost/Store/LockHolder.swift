@@ -2,10 +2,10 @@
 public struct LockHolder: Codable, Sendable, Equatable, CustomStringConvertible {
     public var pid: Int32
     public var host: String
-    public var since: String
+    public var since: Timestamp
     public var run: String
 
-    public init(pid: Int32, host: String, since: String, run: String) {
+    public init(pid: Int32, host: String, since: Timestamp, run: String) {
         self.pid = pid
         self.host = host
         self.since = since

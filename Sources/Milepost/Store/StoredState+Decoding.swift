@@ -1,4 +1,5 @@
 import Foundation
+import MilepostSystem
 
 extension StoredState {
     /// Decodes a state from its JSON and checks its format: the one decoding of every store.
@@ -16,8 +17,7 @@ extension StoredState {
             if let format = try? decoder.decode(FormatProbe.self, from: data).format {
                 try checkFormat(format, location: location)
             }
-            let problem = (error as? DecodingError)?.summary ?? "\(error)"
-            throw .unreadableState(location: location, reason: .malformed(problem))
+            throw .unreadableState(location: location, reason: .malformed(DecodingError.summary(of: error)))
         }
         try checkFormat(state.format, location: location)
         return state

@@ -14,12 +14,12 @@ public struct StoredState: Codable, Sendable, Equatable {
     public var inProgress: InProgressStep?
     /// The last step that failed, until it succeeds or is resolved.
     public var failed: FailedStep?
-    /// When the state was last written (UTC, ISO 8601 with milliseconds).
-    public var updatedAt: String
+    /// When the state was last written.
+    public var updatedAt: Timestamp
 
     public init(
         app: String?, version: Version, completed: [CompletedStep] = [],
-        inProgress: InProgressStep? = nil, failed: FailedStep? = nil, updatedAt: String
+        inProgress: InProgressStep? = nil, failed: FailedStep? = nil, updatedAt: Timestamp
     ) {
         self.format = Self.currentFormat
         self.app = app
@@ -43,7 +43,7 @@ public struct CompletedStep: Codable, Sendable, Equatable {
     /// `THRESHOLD/ID`.
     public var id: String
     /// When it completed.
-    public var at: String
+    public var at: Timestamp
     /// The run that completed it.
     public var run: String
     /// Fingerprint of the manifest entry and the step's declared revision when it ran.
@@ -51,7 +51,7 @@ public struct CompletedStep: Codable, Sendable, Equatable {
     /// How it got here: nil when it ran, `"resolved"` when marked done by hand.
     public var via: String?
 
-    public init(id: String, at: String, run: String, fingerprint: String, via: String? = nil) {
+    public init(id: String, at: Timestamp, run: String, fingerprint: String, via: String? = nil) {
         self.id = id
         self.at = at
         self.run = run
@@ -64,12 +64,12 @@ public struct CompletedStep: Codable, Sendable, Equatable {
 public struct InProgressStep: Codable, Sendable, Equatable {
     public var id: String
     public var run: String
-    public var since: String
+    public var since: Timestamp
     public var attempt: Int
     public var host: String
     public var pid: Int32
 
-    public init(id: String, run: String, since: String, attempt: Int, host: String, pid: Int32) {
+    public init(id: String, run: String, since: Timestamp, attempt: Int, host: String, pid: Int32) {
         self.id = id
         self.run = run
         self.since = since
@@ -83,10 +83,10 @@ public struct InProgressStep: Codable, Sendable, Equatable {
 public struct FailedStep: Codable, Sendable, Equatable {
     public var id: String
     public var run: String
-    public var at: String
+    public var at: Timestamp
     public var error: String
 
-    public init(id: String, run: String, at: String, error: String) {
+    public init(id: String, run: String, at: Timestamp, error: String) {
         self.id = id
         self.run = run
         self.at = at

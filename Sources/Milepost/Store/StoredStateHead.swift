@@ -5,7 +5,7 @@
 /// Foundation that allocates only the two strings it keeps: a no-op run must cost next to nothing,
 /// and decoding every completed step with `JSONDecoder` was most of its work (docs/performance.md).
 /// The scan checks the JSON's structure and the types of the fields `StoredState` requires
-/// (`failed` and `in_progress` null or an object), but not the contents of `completed` or `failed`,
+/// (`failed` and `in_progress` null or an object, `updated_at` a `Timestamp`), but not the contents of `completed` or `failed`,
 /// the UTF-8 of strings it skips, or the form of numbers it skips: a full run, which decodes the
 /// whole state, still reports those. Whatever the scan does not take (escapes in the fields it keeps, a duplicate key,
 /// an unknown format, an invalid version, a number where it wants an integer) gives nil, and the
@@ -90,7 +90,10 @@ private struct StateHeadScanner {
                     guard peek == UInt8(ascii: "["), skipValue(depth: 0) else { return nil }
                     hasCompleted = true
                 case "updated_at":
-                    guard peek == UInt8(ascii: "\""), skipValue(depth: 0) else { return nil }
+                    let start = index + 1
+                    guard peek == UInt8(ascii: "\""), skipValue(depth: 0),
+                          Timestamp(utf8: UnsafeBufferPointer(rebasing: bytes[start..<index - 1])) != nil
+                    else { return nil }
                     hasUpdatedAt = true
                 default:
                     guard skipValue(depth: 0) else { return nil }

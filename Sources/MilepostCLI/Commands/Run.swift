@@ -33,7 +33,8 @@ extension MilepostCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(in context: CommandContext) async throws {
-            try await reportingFailures {
+            let hint = CommandHint(store: store.store, manifest: manifest.manifest)
+            try await reportingFailures(hint: hint) {
                 let target = try target.required()
                 var options = RunOptions()
                 options.dryRun = dryRun
@@ -51,8 +52,7 @@ extension MilepostCommand {
                 }
                 let exitCode = Self.exitCode(for: report.outcome, signal: signal)
                 try Self.show(
-                    report, format: format, exitCode: exitCode, signal: signal, progress: progress,
-                    hint: CommandHint(store: store.store, manifest: manifest.manifest))
+                    report, format: format, exitCode: exitCode, signal: signal, progress: progress, hint: hint)
                 if exitCode != 0 { throw ExitCode(exitCode) }
             }
         }

@@ -16,6 +16,7 @@ enum CommandFailure {
             case .lockTimeout: ExitStatus.lockTimeout.rawValue
             case .unreachable: ExitStatus.storeUnreachable.rawValue
             }
+        case let error as UnrecordedStepOutcome: exitCode(for: error.storeError)
         case is Runner.MaintenanceError, is OtherApplicationError: ExitStatus.usage.rawValue
         case let error as SignalCancellation.Interrupted: error.exitStatus
         default: ExitStatus.stepFailed.rawValue
@@ -30,6 +31,13 @@ enum CommandFailure {
             "pass --force to replace it"
         case StoreError.unreadableState(_, let reason) where !reason.isPermissionDenied && reason != .symbolicLink:
             "restore it from a backup, or move it away and run `\(hint.milepost("baseline", "VERSION"))` to start over"
+        case let error as UnrecordedStepOutcome:
+            switch error.outcome {
+            case .succeeded:
+                "once the store can be written again, `\(hint.milepost("resolve", error.step, "--done"))` records it as done"
+            case .failed:
+                "once the store can be written again, `\(hint.milepost("resolve", error.step, "--retry"))` lets the next run try it again"
+            }
         default:
             nil
         }
@@ -53,7 +61,7 @@ enum CommandFailure {
 }
 
 /// Runs a command body, turning library errors into their exit codes.
-func reportingFailures(_ body: () async throws -> Void) async throws {
+func reportingFailures(hint: CommandHint = CommandHint(), _ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let exit as ExitCode {
@@ -61,6 +69,6 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
     } catch let error as ValidationError {
         throw error
     } catch {
-        throw CommandFailure.report(error)
+        throw CommandFailure.report(error, hint: hint)
     }
 }

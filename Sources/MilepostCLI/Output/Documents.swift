@@ -149,9 +149,9 @@ struct RunDocument: Encodable {
 struct StatusDocument: Encodable {
     struct LastRun: Encodable {
         var run: String
-        var started: String
-        var finished: String?
-        var outcome: String?
+        var started: Timestamp
+        var finished: Timestamp?
+        var outcome: JournalRecord.Outcome?
         var host: String?
         var pid: Int32?
         var from: String?
@@ -160,7 +160,7 @@ struct StatusDocument: Encodable {
 
     struct Drift: Encodable {
         var id: String
-        var ranAt: String
+        var ranAt: Timestamp
         var recordedFingerprint: String
         var currentFingerprint: String
     }
@@ -168,7 +168,7 @@ struct StatusDocument: Encodable {
     struct TakeOver: Encodable {
         var run: String
         var previousRun: String
-        var at: String
+        var at: Timestamp
         var step: String?
     }
 
@@ -184,7 +184,7 @@ struct StatusDocument: Encodable {
     var store: String
     var app: String?
     var version: String?
-    var updatedAt: String?
+    var updatedAt: Timestamp?
     var completed: Int
     var verdict: String
     var headline: String

@@ -6,11 +6,11 @@ enum HistoryText {
         guard !records.isEmpty else { return "no runs recorded" }
         let rows = records.map { record -> [String] in
             let range = record.from.map { from in record.to.map { "\(from) → \($0)" } ?? "from \(from)" } ?? record.to.map { "to \($0)" }
-            let result = record.outcome.map { outcome in record.error.map { "\(outcome): \($0)" } ?? outcome } ?? record.error
+            let result = record.outcome.map { outcome in record.error.map { "\(outcome.rawValue): \($0)" } ?? outcome.rawValue } ?? record.error
             let takeover = record.previousRun.map { "took the lock over: the lease of run \($0) had expired" }
             let detail = [range, result, takeover].compactMap { $0 }.joined(separator: " ")
             return [
-                record.time, record.run, record.event.rawValue, record.step ?? "",
+                record.time.text, record.run, record.event.rawValue, record.step ?? "",
                 record.attempt.map { "#\($0)" } ?? "", record.durationMs.map { Elapsed.text(milliseconds: $0) } ?? "", detail,
             ].map { $0.escapingControlCharacters() }
         }

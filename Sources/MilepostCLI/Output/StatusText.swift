@@ -4,7 +4,7 @@ import Milepost
 /// `milepost status` for humans: the verdict first, then the facts, then what to type next.
 enum StatusText {
     static func render(
-        _ report: StatusReport, app: String?, advice: StatusAdvice, colored: Bool, now: Date = Date()
+        _ report: StatusReport, app: String?, advice: StatusAdvice, colored: Bool, now: Timestamp = .now()
     ) -> String {
         let style: Terminal.Style = switch advice.verdict {
         case .ok: .green
@@ -19,7 +19,7 @@ enum StatusText {
             lines.append("  " + (labelStyle.map { Terminal.paint(padded, $0, colored: colored) } ?? padded)
                 + value.escapingControlCharacters())
         }
-        func when(_ timestamp: String) -> String { Elapsed.age(of: timestamp, now: now).map { "\(timestamp) (\($0))" } ?? timestamp }
+        func when(_ timestamp: Timestamp) -> String { "\(timestamp) (\(Elapsed.age(of: timestamp, now: now)))" }
 
         field("store", report.store)
         if let state = report.state {
@@ -29,8 +29,8 @@ enum StatusText {
         }
         if let last = report.lastRun {
             let range = [last.from, last.to].compactMap { $0 }.joined(separator: " → ")
-            let result = last.outcome ?? (report.lockHolder?.run == last.run ? "still running" : "did not finish (process killed?)")
-            let took = last.finished.flatMap { Elapsed.milliseconds(from: last.started, to: $0) }.map { ", took \(Elapsed.text(milliseconds: $0))" } ?? ""
+            let result = last.outcome?.rawValue ?? (report.lockHolder?.run == last.run ? "still running" : "did not finish (process killed?)")
+            let took = last.finished.map { ", took \(Elapsed.text(milliseconds: Int($0.milliseconds(since: last.started))))" } ?? ""
             let by = last.pid.map { "pid \($0) on \(last.host ?? "?")" } ?? last.host ?? "?"
             field("last run", "\(last.run) \(range.isEmpty ? "" : "\(range) ")\(result)")
             field("", "started \(when(last.started))\(took), by \(by)")

@@ -49,7 +49,7 @@ struct AdvisoryLock: Sendable {
             SELECT (SELECT held FROM mine), (SELECT generation FROM fenced)
             """
         let row = try await session.query(
-            sql, keys + [holder.run, String(holder.pid), holder.host, holder.since, StateQueries.json(holder)])[0]
+            sql, keys + [holder.run, String(holder.pid), holder.host, holder.since.text, StateQueries.json(holder)])[0]
         guard row[0] == "t" else {
             throw StoreError.io(
                 location: session.location,
@@ -73,7 +73,7 @@ struct AdvisoryLock: Sendable {
         if let lease = try await LockRow.read(schema, on: session)?.leaseHolder { return lease }
         let sql = """
             SELECT a.pid, a.application_name, COALESCE(host(a.client_addr), 'local'),
-                to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                floor(extract(epoch FROM a.backend_start) * 1000)::bigint,
                 (SELECT s.holder::text FROM \(schema.state) s WHERE s.holder_pid = a.pid)
             FROM pg_stat_activity a
             WHERE a.pid IN (\(Self.heldLocks))
@@ -84,8 +84,11 @@ struct AdvisoryLock: Sendable {
         }
         let backend = Int32(row[0] ?? "") ?? 0
         let named = Self.parseApplicationName(row[1] ?? "")
+        guard let started = row[3].flatMap({ Int64($0) }) else {
+            throw StoreError.io(location: session.location, reason: .malformed("no start time for PostgreSQL backend \(backend)"))
+        }
         return LockHolder(
-            pid: named?.pid ?? backend, host: named?.host ?? (row[2] ?? "?"), since: row[3] ?? "?",
+            pid: named?.pid ?? backend, host: named?.host ?? (row[2] ?? "?"), since: Timestamp(millisecondsSince1970: started),
             run: "unknown (PostgreSQL backend \(backend))")
     }
 

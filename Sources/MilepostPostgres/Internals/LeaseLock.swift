@@ -38,7 +38,6 @@ struct LeaseLock: Sendable {
     }
 
     private func take(on session: PostgresSession, holder: LockHolder) async throws -> Int64? {
-        let now = #"to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#
         let sql = """
             WITH old AS (
                 SELECT run, kind = 'lease' AND expires_at < now() AS lapsed FROM \(schema.lease)
@@ -57,13 +56,14 @@ struct LeaseLock: Sendable {
                 SELECT t.now, $3, 'lock-taken-over', f.step, jsonb_strip_nulls(jsonb_build_object(
                     'time', t.now, 'run', $3::text, 'event', 'lock-taken-over', 'step', f.step,
                     'previous_run', o.run, 'host', $5::text, 'pid', $4::integer))
-                FROM fenced f, old o, (SELECT \(now) AS now) t
+                FROM fenced f, old o, (SELECT $9::text AS now) t
                 WHERE o.lapsed
             )
             SELECT generation FROM fenced
             """
         let parameters = keys + [
-            holder.run, String(holder.pid), holder.host, holder.since, interval, StateQueries.json(holder),
+            holder.run, String(holder.pid), holder.host, holder.since.text, interval, StateQueries.json(holder),
+            Timestamp.now().text,
         ]
         return try await session.query(sql, parameters).first?[0].flatMap { Int64($0) }
     }

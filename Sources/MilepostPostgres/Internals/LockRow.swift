@@ -13,9 +13,12 @@ struct LockRow: Sendable {
     static func read(_ schema: PostgresSchema, on session: PostgresSession) async throws -> LockRow? {
         let sql = "SELECT kind, pid, host, since, run, expires_at > now() FROM \(schema.lease)"
         guard let row = try await session.queryIfCreated(sql)?.first else { return nil }
-        let holder = row[0] == "lease" && row[5] == "t"
-            ? LockHolder(pid: Int32(row[1] ?? "") ?? 0, host: row[2] ?? "?", since: row[3] ?? "?", run: row[4] ?? "?")
-            : nil
+        guard row[0] == "lease", row[5] == "t" else { return LockRow(leaseHolder: nil, run: row[4]) }
+        guard let since = row[3].flatMap(Timestamp.init) else {
+            throw StoreError.io(
+                location: session.location, reason: .malformed("the lease's `since` is not a timestamp: \(row[3] ?? "null")"))
+        }
+        let holder = LockHolder(pid: Int32(row[1] ?? "") ?? 0, host: row[2] ?? "?", since: since, run: row[4] ?? "?")
         return LockRow(leaseHolder: holder, run: row[4])
     }
 

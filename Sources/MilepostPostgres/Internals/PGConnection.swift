@@ -134,9 +134,14 @@ final class PGConnection: @unchecked Sendable {
     }
 
     /// A libpq string, trimmed of the trailing newline libpq puts on messages.
+    /// libpq's message on one line: its lines (`server closed the connection unexpectedly\n\tThis
+    /// probably means…`) joined by single spaces, without the final period, as every error of a
+    /// store is shown inside a sentence of Milepost's.
     private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
         guard let pointer else { return "" }
-        return String(cString: pointer).trimmingCharacters(in: .whitespacesAndNewlines)
+        let words = String(cString: pointer).split(whereSeparator: { $0.isWhitespace })
+        let line = words.joined(separator: " ")
+        return line.hasSuffix(".") ? String(line.dropLast()) : line
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Milepost
+import MilepostSystem
 
 /// The SQL that reads and writes the state, the completed steps and the journal.
 struct StateQueries: Sendable {
@@ -48,7 +49,8 @@ struct StateQueries: Sendable {
             do {
                 return try decoder.decode(JournalRecord.self, from: Data((row[0] ?? "").utf8))
             } catch {
-                throw StoreError.io(location: location, reason: "unreadable journal record: \(error)")
+                throw StoreError.io(
+                    location: location, reason: .malformed("a journal row is not a journal record: \(DecodingError.summary(of: error))"))
             }
         }
     }
@@ -81,7 +83,7 @@ struct StateQueries: Sendable {
             """
         let rows = try await session.query(sql, [
             String(generation), String(state.format), state.app, state.version.text,
-            state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt,
+            state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt.text,
             String(completedFrom), Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
         ])
         return rows.first.flatMap { $0[0] }.flatMap { Int64($0) }

@@ -1,3 +1,5 @@
+import MilepostSystem
+
 /// The wording of decoding errors: `'with.batch': expected an integer, found the string "abc"`.
 enum DecodingProblem {
     // MARK: - Paths
@@ -43,14 +45,8 @@ enum DecodingProblem {
     /// An error thrown by a type's own `init(from:)`, located at the node it was decoding.
     static func located(_ error: any Error, node: YAMLNode?, at path: [any CodingKey]) -> YAMLError {
         if let error = error as? YAMLError { return error }
-        let description: String =
-            switch error as? DecodingError {
-            case .dataCorrupted(let context)?, .typeMismatch(_, let context)?,
-                .valueNotFound(_, let context)?, .keyNotFound(_, let context)?:
-                context.debugDescription
-            default:
-                String(describing: error)
-            }
+        // The node's path, not the error's: a type's own error says what is wrong, the node where.
+        let description = (error as? DecodingError)?.context?.debugDescription ?? String(describing: error)
         return YAMLError(prefix(path) + description, at: node?.location)
     }
 

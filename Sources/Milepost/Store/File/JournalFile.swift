@@ -81,8 +81,7 @@ struct JournalFile {
         do {
             return try decoder.decode(JournalRecord.self, from: Data(line))
         } catch {
-            let problem = (error as? DecodingError)?.summary ?? "\(error)"
-            throw .io(location: path, reason: .malformed("\(place) is not a journal record: \(problem)"))
+            throw .io(location: path, reason: .malformed("\(place) is not a journal record: \(DecodingError.summary(of: error))"))
         }
     }
 

@@ -51,8 +51,7 @@ public struct LegacyDefaults: Sendable {
             throw StoreError.unreadableState(location: path, reason: "the legacy lastUpdateVersion is not a version: \(error)")
         }
         let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return StoredState(app: "titi", version: version, updatedAt: formatter.string(from: modified))
+        let updated = Timestamp(millisecondsSince1970: Int64((modified.timeIntervalSince1970 * 1_000).rounded(.down)))
+        return StoredState(app: "titi", version: version, updatedAt: updated)
     }
 }
