@@ -4,9 +4,9 @@ public struct YAMLLimits: Sendable, Hashable {
     public var maxDocumentBytes: Int
     /// Deepest accepted nesting of sequences and mappings.
     public var maxDepth: Int
-    /// Most alias (`*name`) uses in one document.
-    public var maxAliases: Int
-    /// Most nodes that alias uses may add when expanded, in total.
+    /// Most nodes that alias uses (and the merge keys using them) may add when expanded, in total.
+    /// Aliases are judged by what they expand to, never by how many there are: one anchor shared by
+    /// thousands of steps is fine, a billion laughs is not.
     public var maxAliasExpansionNodes: Int
     /// Most scalar bytes that alias uses may add when expanded, in total.
     public var maxAliasExpansionBytes: Int
@@ -14,13 +14,11 @@ public struct YAMLLimits: Sendable, Hashable {
     public init(
         maxDocumentBytes: Int = 4 << 20,
         maxDepth: Int = 64,
-        maxAliases: Int = 100,
-        maxAliasExpansionNodes: Int = 10_000,
-        maxAliasExpansionBytes: Int = 1 << 20
+        maxAliasExpansionNodes: Int = 250_000,
+        maxAliasExpansionBytes: Int = 4 << 20
     ) {
         self.maxDocumentBytes = maxDocumentBytes
         self.maxDepth = maxDepth
-        self.maxAliases = maxAliases
         self.maxAliasExpansionNodes = maxAliasExpansionNodes
         self.maxAliasExpansionBytes = maxAliasExpansionBytes
     }

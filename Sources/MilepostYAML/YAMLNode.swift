@@ -8,10 +8,19 @@ public struct YAMLNode: Sendable {
 
     let storage: YAMLStorage
     let index: Int
+    /// The aliases and merge keys this handle was reached through, outermost first.
+    let uses: [AliasUse]
 
-    init(storage: YAMLStorage, index: Int) {
+    init(storage: YAMLStorage, index: Int, uses: [AliasUse] = []) {
         self.storage = storage
         self.index = index
+        self.uses = uses
+    }
+
+    /// The child at `slot` of the shared child array, remembering the alias or merge it came through.
+    private func child(at slot: Int) -> YAMLNode {
+        let via = storage.uses.isEmpty ? nil : storage.uses[UInt32(slot)]
+        return YAMLNode(storage: storage, index: Int(storage.children[slot]), uses: via.map { uses + $0 } ?? uses)
     }
 
     var raw: RawNode { storage.nodes[index] }
@@ -23,6 +32,13 @@ public struct YAMLNode: Sendable {
     public var location: SourceLocation {
         let raw = raw
         return SourceLocation(line: Int(raw.line), column: Int(raw.column))
+    }
+
+    /// Where this node was brought in when it is anchored content used elsewhere: one note per alias
+    /// (`used here`) or merge key (`merged here`) it was reached through, innermost first. Errors about
+    /// the node add them, so they point at the use as well as at the anchor.
+    public var useNotes: [YAMLError.Note] {
+        uses.reversed().map { YAMLError.Note($0.merged ? "merged here" : "used here", at: $0.location) }
     }
 
     /// The explicit tag as written, if any (only core-schema tags survive parsing).
@@ -66,7 +82,7 @@ public struct YAMLNode: Sendable {
     /// For a sequence: its elements; empty otherwise.
     public var elements: [YAMLNode] {
         guard kind == .sequence else { return [] }
-        return childIndices.map { YAMLNode(storage: storage, index: Int($0)) }
+        return childIndices.indices.map(child(at:))
     }
 
     /// For a mapping: its pairs in source order; empty otherwise.
@@ -74,8 +90,7 @@ public struct YAMLNode: Sendable {
         guard kind == .mapping else { return [] }
         let children = childIndices
         return stride(from: children.startIndex, to: children.endIndex, by: 2).map { position in
-            (YAMLNode(storage: storage, index: Int(children[position])),
-             YAMLNode(storage: storage, index: Int(children[position + 1])))
+            (child(at: position), child(at: position + 1))
         }
     }
 
@@ -88,7 +103,7 @@ public struct YAMLNode: Sendable {
             for position in stride(from: children.startIndex, to: children.endIndex, by: 2) {
                 let keyIndex = Int(children[position])
                 if storage.nodes[keyIndex].kind == .scalar, storage.withScalarBytes(keyIndex, { $0.elementsEqual(wanted) }) {
-                    return YAMLNode(storage: storage, index: Int(children[position + 1]))
+                    return child(at: position + 1)
                 }
             }
             return nil

@@ -7,6 +7,9 @@ struct ManifestDecoder {
         var app: String?
         var baseline: Version?
         var steps: [ManifestStep]
+        var late: LatePolicy?
+        var upgradeFrom: Version?
+        var stops: [Version] = []
     }
 
     let file: String
@@ -18,8 +21,8 @@ struct ManifestDecoder {
         self.registry = registry
     }
 
-    static let topLevelKeys = ["app", "baseline", "migrations"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "description"]
+    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "description", "late", "replaces"]
 
     // MARK: - Document
 
@@ -37,10 +40,16 @@ struct ManifestDecoder {
             case "migrations":
                 sawMigrations = true
                 contents.steps = migrations(value)
+            case "late": contents.late = latePolicy(value)
+            case "upgrade_from":
+                contents.upgradeFrom = string(value, what: "'upgrade_from'").flatMap { version($0, at: value.location) }
+            case "stops": contents.stops = stops(value)
+            case let name? where name.hasPrefix("x-"): continue  // an extension key: a place for anchors
             default: unknownKey(key, known: Self.topLevelKeys, in: "the manifest")
             }
         }
         if !sawMigrations { error("missing the required key 'migrations'", at: root.location) }
+        checkReplaces(contents.steps)
         return contents
     }
 
@@ -133,6 +142,7 @@ struct ManifestDecoder {
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
             retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
+            late: fields.late, replaces: fields.replaces.map { Self.fullID($0.0, thresholdText: thresholdText) },
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
@@ -147,6 +157,8 @@ struct ManifestDecoder {
         var retries = 0
         var idempotent = false
         var description: String?
+        var late: LatePolicy?
+        var replaces: (String, SourceLocation)?
     }
 
     private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
@@ -157,45 +169,49 @@ struct ManifestDecoder {
             if value.kind == .mapping {
                 fields.with = value
             } else if value.coreValue != .null {
-                error("'with' must be a mapping of parameters", at: value.location)
+                error("'with' must be a mapping of parameters", at: value)
             }
         case "timeout":
             guard let text = string(value, what: "'timeout'") else { return }
             if let duration = DurationText.parse(text), duration > .zero {
                 fields.timeout = duration
             } else {
-                error("invalid timeout '\(text)': write a whole number and a unit, e.g. 250ms, 30s, 5m, 1h", at: value.location)
+                error("invalid timeout '\(text)': write a whole number and a unit, e.g. 250ms, 30s, 5m, 1h", at: value)
             }
         case "retries":
             guard let text = string(value, what: "'retries'") else { return }
             if case .int(let count) = value.coreValue, (0...100).contains(count) {
                 fields.retries = count
             } else {
-                error("invalid retries '\(text)': expected a whole number from 0 to 100", at: value.location)
+                error("invalid retries '\(text)': expected a whole number from 0 to 100", at: value)
             }
         case "idempotent":
             guard let text = string(value, what: "'idempotent'") else { return }
             if case .bool(let flag) = value.coreValue {
                 fields.idempotent = flag
             } else {
-                error("invalid idempotent '\(text)': expected true or false", at: value.location)
+                error("invalid idempotent '\(text)': expected true or false", at: value)
             }
         case "description": fields.description = string(value, what: "'description'")
+        case "late": fields.late = latePolicy(value)
+        case "replaces":
+            guard let text = string(value, what: "'replaces'") else { return }
+            if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }
     }
 
     // MARK: - Helpers
 
-    private mutating func string(_ node: YAMLNode, what: String) -> String? {
+    mutating func string(_ node: YAMLNode, what: String) -> String? {
         guard node.kind == .scalar, let text = node.scalar else {
-            error("\(what) must be a single value", at: node.location)
+            error("\(what) must be a single value", at: node)
             return nil
         }
         return text
     }
 
-    private mutating func version(_ text: String, at location: SourceLocation) -> Version? {
+    mutating func version(_ text: String, at location: SourceLocation) -> Version? {
         do {
             return try Version(parsing: text)
         } catch {
@@ -216,11 +232,16 @@ struct ManifestDecoder {
     private mutating func unknownKey(_ key: YAMLNode, known: [String], in place: String) {
         let name = key.scalar ?? "?"
         let suggestion = NameSuggestion.closest(to: name, among: known)
-        error("unknown key '\(name)' in \(place)", at: key.location,
+        error("unknown key '\(name)' in \(place)", at: key,
               notes: [.init(suggestion.map { "did you mean '\($0)'?" } ?? "expected one of: \(known.joined(separator: ", "))")])
     }
 
-    private mutating func error(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
+    mutating func error(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
         diagnostics.append(Diagnostic(.error, message, file: file, at: location, notes: notes))
+    }
+
+    /// An error at `node`, also pointing at the aliases or merge keys that brought it in.
+    private mutating func error(_ message: String, at node: YAMLNode, notes: [YAMLError.Note] = []) {
+        error(message, at: node.location, notes: notes + node.useNotes)
     }
 }

@@ -33,6 +33,11 @@ public struct ManifestSchema: Sendable {
         ("description", .string("a version: 2, 2.1, v2.10.3, 3.0.0-rc.1")),
     ])
 
+    /// `late: warn | run | fail`.
+    static let latePolicySchema = SchemaValue.object([
+        ("enum", .array(LatePolicy.allCases.map { .string($0.rawValue) })),
+    ])
+
     // MARK: - The document
 
     var document: SchemaValue {
@@ -50,12 +55,23 @@ public struct ManifestSchema: Sendable {
                 ])),
                 ("baseline", Self.versionSchema.setting(
                     "description", .string("The version assumed when no state exists (default 0)."))),
+                ("late", Self.latePolicySchema.setting(
+                    "description", .string("What a run does with a step added at or below a version the store already reached: warn (default), run or fail."))),
+                ("upgrade_from", Self.versionSchema.setting(
+                    "description", .string("The oldest stored version this manifest upgrades; a run from below is refused (exit 5)."))),
+                ("stops", .object([
+                    ("description", .string("Required stops: versions an upgrade must reach, in order, before going past them (exit 5).")),
+                    ("type", .string("array")), ("items", Self.versionSchema), ("uniqueItems", .bool(true)),
+                ])),
                 ("migrations", .object([
                     ("description", .string("Version thresholds, each with the list of steps that run when an upgrade passes it.")),
                     ("type", .string("object")),
                     ("propertyNames", .object([("pattern", .string(Self.versionPattern))])),
                     ("additionalProperties", .object([("$ref", .string("#/$defs/steps"))])),
                 ])),
+            ])),
+            ("patternProperties", .object([
+                ("^x-", .object([("description", .string("An extension key, ignored: a place for anchors (&defaults) that steps merge or alias."))])),
             ])),
             ("required", .array([.string("migrations")])),
             ("additionalProperties", .bool(false)),
@@ -111,6 +127,12 @@ public struct ManifestSchema: Sendable {
                 ("idempotent", .object([
                     ("description", .string("Safe to run again after an interruption.")),
                     ("type", .string("boolean")),
+                ])),
+                ("late", Self.latePolicySchema.setting(
+                    "description", .string("This step's late policy, over the manifest's `late:`."))),
+                ("replaces", .object([
+                    ("description", .string("The id (ID or THRESHOLD/ID) of the step this one renames: its history carries over.")),
+                    ("type", .string("string")),
                 ])),
                 ("description", .object([
                     ("description", .string("Shown by plan and in the journal.")),

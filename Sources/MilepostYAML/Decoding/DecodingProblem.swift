@@ -25,21 +25,21 @@ enum DecodingProblem {
     // MARK: - Errors
 
     static func mismatch(expected: String, found node: YAMLNode?, at path: [any CodingKey]) -> YAMLError {
-        YAMLError("\(prefix(path))expected \(expected), found \(describe(node))", at: node?.location)
+        YAMLError("\(prefix(path))expected \(expected), found \(describe(node))", at: node?.location, notes: node?.useNotes ?? [])
     }
 
     static func missingKey(_ key: String, expected: String, in mapping: YAMLNode?, at path: [any CodingKey]) -> YAMLError {
-        YAMLError("\(prefix(path))missing key '\(key)', expected \(expected)", at: mapping?.location)
+        YAMLError("\(prefix(path))missing key '\(key)', expected \(expected)", at: mapping?.location, notes: mapping?.useNotes ?? [])
     }
 
     static func unknownKey(_ key: YAMLNode, suggestion: String?, at path: [any CodingKey]) -> YAMLError {
         YAMLError(
             "\(prefix(path))unknown parameter '\(key.scalar ?? "")'", at: key.location,
-            notes: suggestion.map { [YAMLError.Note("did you mean '\($0)'?")] } ?? [])
+            notes: (suggestion.map { [YAMLError.Note("did you mean '\($0)'?")] } ?? []) + key.useNotes)
     }
 
     static func endOfSequence(_ sequence: YAMLNode, expected: String, at path: [any CodingKey]) -> YAMLError {
-        YAMLError("\(prefix(path))the sequence has no more elements, expected \(expected)", at: sequence.location)
+        YAMLError("\(prefix(path))the sequence has no more elements, expected \(expected)", at: sequence.location, notes: sequence.useNotes)
     }
 
     /// An error thrown by a type's own `init(from:)`, located at the node it was decoding.
@@ -47,7 +47,7 @@ enum DecodingProblem {
         if let error = error as? YAMLError { return error }
         // The node's path, not the error's: a type's own error says what is wrong, the node where.
         let description = (error as? DecodingError)?.context?.debugDescription ?? String(describing: error)
-        return YAMLError(prefix(path) + description, at: node?.location)
+        return YAMLError(prefix(path) + description, at: node?.location, notes: node?.useNotes ?? [])
     }
 
     // MARK: - Descriptions

@@ -11,13 +11,16 @@ struct Composer {
     private var bytes: [UInt8] = []
     /// Children of the open collections, innermost last; moved to `children` at each END.
     private var pending: [UInt32] = []
+    /// For each entry of `pending`: the alias and merge uses it was reached through (usually none).
+    private var pendingUses: [[AliasUse]] = []
+    /// The alias and merge uses of the entries of `children` that came through any, by position.
+    private var childUses: [UInt32: [AliasUse]] = [:]
     private var stack: [Frame] = []
     private var anchors: [String: Anchor] = [:]
     private var keyScratch: [Int] = []
     private var errors: [YAMLError] = []
     private var root: UInt32?
     private var documents = 0
-    private var aliases = 0
     private var expandedNodes = 0
     private var expandedBytes = 0
 
@@ -60,7 +63,7 @@ struct Composer {
         if !errors.isEmpty {
             return .failure(YAMLErrors(errors.sorted(by: Self.sourceOrder)))
         }
-        let storage = YAMLStorage(nodes: nodes, children: children, bytes: bytes)
+        let storage = YAMLStorage(nodes: nodes, children: children, bytes: bytes, uses: childUses)
         return .success((storage, root.map(Int.init)))
     }
 
@@ -119,7 +122,7 @@ struct Composer {
             }
             let index = appendNode(.scalar, style: style, at: location, start: start, count: UInt32(length))
             nodes[Int(index)].tag = tag(scalar.tag, for: index, at: location)
-            attach(index, nodes: 1, bytes: length)
+            attach(index, nodes: 1, bytes: length, uses: [])
             if let anchor = Self.name(scalar.anchor) {
                 anchors[anchor] = .closed(node: index, nodes: 1, bytes: length)
             }
@@ -155,23 +158,25 @@ struct Composer {
     private mutating func close() {
         let frame = stack.removeLast()
         let index = Int(frame.node)
+        if nodes[index].kind == .mapping {
+            checkKeys(pending[frame.pendingStart...])
+            mergeKeys(from: frame.pendingStart)
+        }
         nodes[index].start = UInt32(children.count)
         nodes[index].count = UInt32(pending.count - frame.pendingStart)
+        for (offset, uses) in pendingUses[frame.pendingStart...].enumerated() where !uses.isEmpty {
+            childUses[UInt32(children.count + offset)] = uses
+        }
         children.append(contentsOf: pending[frame.pendingStart...])
         pending.removeSubrange(frame.pendingStart...)
-        if nodes[index].kind == .mapping { checkKeys(children[Int(nodes[index].start)...]) }
+        pendingUses.removeSubrange(frame.pendingStart...)
         if let anchor = frame.anchor {
             anchors[anchor] = .closed(node: frame.node, nodes: frame.subtreeNodes, bytes: frame.subtreeBytes)
         }
-        attach(frame.node, nodes: frame.subtreeNodes, bytes: frame.subtreeBytes)
+        attach(frame.node, nodes: frame.subtreeNodes, bytes: frame.subtreeBytes, uses: [])
     }
 
     private mutating func alias(_ name: String, at location: SourceLocation) throws(Stop) {
-        aliases += 1
-        if aliases > limits.maxAliases {
-            errors.append(YAMLError("more than \(limits.maxAliases) aliases", at: location))
-            throw Stop()
-        }
         switch anchors[name] {
         case nil:
             errors.append(YAMLError("undefined alias '*\(name)'", at: location))
@@ -193,8 +198,78 @@ struct Composer {
                     at: location))
                 throw Stop()
             }
-            attach(node, nodes: subtreeNodes, bytes: subtreeBytes)
+            attach(node, nodes: subtreeNodes, bytes: subtreeBytes, uses: [AliasUse(location: location, merged: false)])
         }
+    }
+
+    // MARK: - Merge keys
+
+    /// Applies the YAML 1.1 merge keys (`<<: *a`, `<<: [*a, *b]`) of the mapping whose entries start
+    /// at `start` in `pending`: the `<<` entries are replaced by the pairs of the merged mappings whose
+    /// keys the mapping does not set itself, earlier mappings winning over later ones. A merged pair
+    /// remembers the alias it came through, so errors about it can point at the use as well as the anchor.
+    private mutating func mergeKeys(from start: Int) {
+        let entries = stride(from: start, to: pending.count, by: 2)
+        guard entries.contains(where: { isMergeKey(Int(pending[$0])) }) else { return }
+        var kept: [UInt32] = []
+        var keptUses: [[AliasUse]] = []
+        var sources: [(node: UInt32, uses: [AliasUse])] = []
+        var present = Set<[UInt8]>()
+        for position in entries {
+            let key = Int(pending[position])
+            if isMergeKey(key) {
+                sources += mergeSources(pending[position + 1], uses: pendingUses[position + 1])
+            } else {
+                kept += [pending[position], pending[position + 1]]
+                keptUses += [pendingUses[position], pendingUses[position + 1]]
+                if nodes[key].kind == .scalar { present.insert(scalarBytes(key)) }
+            }
+        }
+        for source in sources {
+            let node = nodes[Int(source.node)]
+            for slot in stride(from: Int(node.start), to: Int(node.start + node.count), by: 2) {
+                let key = Int(children[slot])
+                guard nodes[key].kind == .scalar, present.insert(scalarBytes(key)).inserted else { continue }
+                let merged = source.uses.map { AliasUse(location: $0.location, merged: true) }
+                kept += [children[slot], children[slot + 1]]
+                keptUses += [merged + (childUses[UInt32(slot)] ?? []), merged + (childUses[UInt32(slot + 1)] ?? [])]
+            }
+        }
+        pending.replaceSubrange(start..., with: kept)
+        pendingUses.replaceSubrange(start..., with: keptUses)
+    }
+
+    /// The mappings a `<<` value merges: itself, or the elements of a sequence of mappings.
+    private mutating func mergeSources(_ value: UInt32, uses: [AliasUse]) -> [(node: UInt32, uses: [AliasUse])] {
+        switch nodes[Int(value)].kind {
+        case .mapping:
+            return [(value, uses)]
+        case .sequence:
+            let node = nodes[Int(value)]
+            return (Int(node.start)..<Int(node.start + node.count)).compactMap { slot in
+                let element = children[slot]
+                guard nodes[Int(element)].kind == .mapping else {
+                    errors.append(YAMLError("a merge key ('<<') takes a mapping or a list of mappings", at: location(of: Int(element))))
+                    return nil
+                }
+                return (element, uses + (childUses[UInt32(slot)] ?? []))
+            }
+        case .scalar:
+            errors.append(YAMLError("a merge key ('<<') takes a mapping or a list of mappings", at: location(of: Int(value))))
+            return []
+        }
+    }
+
+    /// A plain, untagged `<<` key (a quoted `"<<"` is an ordinary key).
+    private func isMergeKey(_ index: Int) -> Bool {
+        let node = nodes[index]
+        return node.kind == .scalar && node.style == .plain && node.tag == .none && node.count == 2
+            && bytes[Int(node.start)] == UInt8(ascii: "<") && bytes[Int(node.start) + 1] == UInt8(ascii: "<")
+    }
+
+    private func scalarBytes(_ index: Int) -> [UInt8] {
+        let node = nodes[index]
+        return Array(bytes[Int(node.start)..<Int(node.start + node.count)])
     }
 
     // MARK: - Nodes
@@ -210,12 +285,13 @@ struct Composer {
     }
 
     /// Makes `node` the next child of the innermost open collection, or the root.
-    private mutating func attach(_ node: UInt32, nodes subtreeNodes: Int, bytes subtreeBytes: Int) {
+    private mutating func attach(_ node: UInt32, nodes subtreeNodes: Int, bytes subtreeBytes: Int, uses: [AliasUse]) {
         guard !stack.isEmpty else {
             root = node
             return
         }
         pending.append(node)
+        pendingUses.append(uses)
         stack[stack.count - 1].subtreeNodes += subtreeNodes
         stack[stack.count - 1].subtreeBytes += subtreeBytes
     }
@@ -223,7 +299,7 @@ struct Composer {
     /// Stands in for an alias that cannot be resolved, so composition goes on to find more errors.
     private mutating func attachPlaceholder(at location: SourceLocation) {
         let index = appendNode(.scalar, style: .plain, at: location, start: UInt32(bytes.count), count: 0)
-        attach(index, nodes: 1, bytes: 0)
+        attach(index, nodes: 1, bytes: 0, uses: [])
     }
 
     // MARK: - Checks

@@ -30,17 +30,26 @@ struct RawNode: Sendable {
     var count: UInt32
 }
 
+/// One place a node was reached through: an alias (`*a`) or a merge key (`<<: *a`).
+struct AliasUse: Sendable, Hashable {
+    var location: SourceLocation
+    var merged: Bool
+}
+
 /// The immutable, flat storage of one parsed document. Nodes are in source (pre-)order;
 /// an alias is a second reference to its anchor's node index in `children`.
 final class YAMLStorage: Sendable {
     let nodes: [RawNode]
     let children: [UInt32]
     let bytes: [UInt8]
+    /// The alias and merge uses of the entries of `children` that came through any, by position.
+    let uses: [UInt32: [AliasUse]]
 
-    init(nodes: [RawNode], children: [UInt32], bytes: [UInt8]) {
+    init(nodes: [RawNode], children: [UInt32], bytes: [UInt8], uses: [UInt32: [AliasUse]]) {
         self.nodes = nodes
         self.children = children
         self.bytes = bytes
+        self.uses = uses
     }
 
     /// Calls `body` with the scalar bytes of node `index` (empty for a collection).
