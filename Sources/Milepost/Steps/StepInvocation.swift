@@ -13,11 +13,14 @@ struct StepInvocation: Sendable {
     var manifestDirectory: String
     var stopGrace: StopGrace
     var store: any LockedStore
+    var resumeCursor: String?
+    var reporting: StepReporting
 
     func context<Parameters: Sendable>(with parameters: Parameters) -> StepContext<Parameters> {
         StepContext(
             id: id, name: name, threshold: threshold, from: from, to: to, parameters: parameters,
             attempt: attempt, logger: logger, manifestDirectory: manifestDirectory,
-            terminationGrace: stopGrace.duration, stopGrace: stopGrace, store: store)
+            terminationGrace: stopGrace.duration, stopGrace: stopGrace, store: store, resumeCursor: resumeCursor,
+            reporting: reporting)
     }
 }
