@@ -1,4 +1,6 @@
 public import MilepostYAML
+import MilepostSystem
+public import SystemPackage
 
 /// A manifest read, validated and bound to a registry: every step resolved and its parameters decoded.
 public struct Manifest: Sendable {
@@ -20,11 +22,25 @@ public struct Manifest: Sendable {
     /// The directory relative paths in the manifest are resolved against.
     public var directory: String { source.directory }
 
-    /// Reads and validates the manifest at `path`.
+    /// Reads and validates the manifest at `path`, whatever its bytes: a name that is not UTF-8 is
+    /// opened as it is, and shown with each such byte as `\xFF` (`ManifestSource.path` keeps it as
+    /// one scalar of U+10FF80…U+10FFFF, which the file calls turn back into the byte).
+    /// - throws: `ManifestError.unreadable` (missing, unreadable) or `.invalid` with every problem found.
+    public static func load(
+        path: FilePath, registry: StepRegistry, limits: ManifestLimits = .default
+    ) throws(ManifestError) -> Manifest {
+        try load(text: PathText.string(path), registry: registry, limits: limits)
+    }
+
+    /// Reads and validates the manifest at `path`, a Unicode path.
     /// - throws: `ManifestError.unreadable` (missing, unreadable) or `.invalid` with every problem found.
     public static func load(
         path: String, registry: StepRegistry, limits: ManifestLimits = .default
     ) throws(ManifestError) -> Manifest {
+        try load(path: FilePath(path), registry: registry, limits: limits)
+    }
+
+    private static func load(text path: String, registry: StepRegistry, limits: ManifestLimits) throws(ManifestError) -> Manifest {
         let bytes: [UInt8]
         do {
             bytes = try YAMLSource.read(path: path, maxBytes: limits.maxDocumentBytes)
