@@ -96,7 +96,7 @@ enum ExecStep {
         do {
             result = try await ChildProcess.run(
                 context.parameters.command, environment: environment, directory: directory,
-                killGrace: context.terminationGrace,
+                killGrace: context.stopGrace,
                 control: ChildControl(
                     onLine: { input.yield($0) }, onEnd: { input.finish() }, onExit: { text in tail.text.withLock { $0 = text } }))
         } catch {
