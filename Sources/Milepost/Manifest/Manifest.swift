@@ -16,10 +16,11 @@ public struct Manifest: Sendable {
     /// The directory relative paths in the manifest are resolved against.
     public var directory: String { source.directory }
 
-    /// Reads and validates the manifest at `path`.
+    /// Reads and validates the manifest at `path`, replacing `${…}` in `with:` strings by `variables`
+    /// (nil: only their syntax is checked and the text is kept as written; see `ManifestVariables`).
     /// - throws: `ManifestError.unreadable` (missing, unreadable) or `.invalid` with every problem found.
     public static func load(
-        path: String, registry: StepRegistry, limits: ManifestLimits = .default
+        path: String, registry: StepRegistry, limits: ManifestLimits = .default, variables: ManifestVariables? = nil
     ) throws(ManifestError) -> Manifest {
         let bytes: [UInt8]
         do {
@@ -32,12 +33,13 @@ public struct Manifest: Sendable {
                 throw .invalid([Diagnostic(.error, reason, file: path, at: nil)], source: ManifestSource(path: path, bytes: []))
             }
         }
-        return try parse(ManifestSource(path: path, bytes: bytes), registry: registry, limits: limits)
+        return try parse(ManifestSource(path: path, bytes: bytes), registry: registry, limits: limits, variables: variables)
     }
 
     /// Validates manifest text already in memory (the entry point `load` and the fuzzer share).
     public static func parse(
-        _ source: ManifestSource, registry: StepRegistry, limits: ManifestLimits = .default
+        _ source: ManifestSource, registry: StepRegistry, limits: ManifestLimits = .default,
+        variables: ManifestVariables? = nil
     ) throws(ManifestError) -> Manifest {
         let document: YAMLDocument
         do {
@@ -45,7 +47,7 @@ public struct Manifest: Sendable {
         } catch {
             throw .invalid(error.errors.map { Diagnostic($0, file: source.path) }, source: source)
         }
-        var decoder = ManifestDecoder(file: source.path, registry: registry)
+        var decoder = ManifestDecoder(file: source.path, registry: registry, variables: variables)
         let contents = decoder.decode(document.root)
         guard let contents, !decoder.diagnostics.contains(where: { $0.severity == .error }) else {
             throw .invalid(decoder.diagnostics, source: source)

@@ -11,11 +11,14 @@ struct ManifestDecoder {
 
     let file: String
     let registry: StepRegistry
+    /// Decodes `with:`, substituting `${…}` (see `ManifestVariables`).
+    let parameterDecoder: YAMLNodeDecoder
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: String, registry: StepRegistry) {
+    init(file: String, registry: StepRegistry, variables: ManifestVariables?) {
         self.file = file
         self.registry = registry
+        self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables))
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations"]
@@ -123,7 +126,7 @@ struct ManifestDecoder {
         }
         let parameters: any Sendable
         do {
-            parameters = try definition.decodeParameters(fields.with)
+            parameters = try definition.decodeParameters(fields.with, parameterDecoder)
         } catch {
             diagnostics.append(Diagnostic(
                 .error, "step '\(name)': \(error.message)", file: file, at: error.location ?? nameLocation,

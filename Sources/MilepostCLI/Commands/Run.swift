@@ -19,6 +19,7 @@ extension MilepostCommand {
                 """)
 
         @OptionGroup var manifest: ManifestOptions
+        @OptionGroup var variables: VariableOptions
         @OptionGroup var store: StoreOptions
         @OptionGroup var target: TargetOption
         @Flag(name: .customLong(OptionNames.dryRun), help: "Show what would run; write nothing, take no lock.")
@@ -46,9 +47,9 @@ extension MilepostCommand {
                 let ticker = format == .text ? Task { await progress.tick() } : nil
                 defer { ticker?.cancel() }
                 let runner = Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
-                let manifest = manifest
+                let (manifest, variables) = (manifest, variables)
                 let (report, signal) = try await SignalCancellation.run {
-                    try await runner.run(to: target) { try manifest.load(in: context) }
+                    try await runner.run(to: target) { try manifest.load(in: context, variables: try variables.forRunning) }
                 }
                 let exitCode = Self.exitCode(for: report.outcome, signal: signal)
                 try Self.show(

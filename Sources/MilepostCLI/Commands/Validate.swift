@@ -17,6 +17,7 @@ extension MilepostCommand {
                 """)
 
         @OptionGroup var manifest: ManifestOptions
+        @OptionGroup var variables: VariableOptions
         @Flag(help: "Warn about registered steps the manifest never uses; fail (65) on any warning.")
         var strict = false
         @Option(help: "How to print the findings: github prints workflow annotations, markdown a job summary.")
@@ -29,7 +30,7 @@ extension MilepostCommand {
                 let source: ManifestSource
                 var stepCount = 0
                 do {
-                    let loaded = try manifest.load(in: context)
+                    let loaded = try manifest.load(in: context, variables: try variables.forChecking)
                     (diagnostics, source, stepCount) = (loaded.warnings, loaded.source, loaded.steps.count)
                     if strict { diagnostics += loaded.unusedSteps(in: context.registry) }
                 } catch ManifestError.invalid(let found, let foundSource) {

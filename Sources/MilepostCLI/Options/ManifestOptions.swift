@@ -37,9 +37,10 @@ struct ManifestOptions: ParsableArguments {
         get throws { try named != nil || FileManager.default.fileExists(atPath: path) }
     }
 
-    func load(in context: CommandContext) throws -> Manifest {
+    /// Loads the manifest, substituting `variables` into `with:` strings (nil: only checks their syntax).
+    func load(in context: CommandContext, variables: ManifestVariables? = nil) throws -> Manifest {
         var limits = ManifestLimits.default
         limits.maxDocumentBytes = maxManifestSize.bytes
-        return try Manifest.load(path: try path, registry: context.registry, limits: limits)
+        return try Manifest.load(path: try path, registry: context.registry, limits: limits, variables: variables)
     }
 }
