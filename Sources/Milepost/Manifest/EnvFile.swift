@@ -31,9 +31,7 @@ enum EnvFile {
             throw .init(message: "expected NAME=value")
         }
         let name = String(line[..<equals]).trimmingSpaces
-        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first),
-              name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
-        else {
+        guard VariableSubstitution.isName(name) else {
             throw .init(message: "invalid variable name '\(name)': use letters, digits and '_', not starting with a digit")
         }
         let rest = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }

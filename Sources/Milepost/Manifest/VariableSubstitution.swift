@@ -63,12 +63,16 @@ enum VariableSubstitution {
 
     /// The decoder hook that substitutes the variables of each string decoded from `with:`; with nil
     /// values, it only checks the syntax and keeps the text.
-    static func transform(_ variables: ManifestVariables?) -> YAMLNodeDecoder.StringTransform {
+    /// The value of each `${secret:NAME}` substituted goes into `secrets`.
+    static func transform(_ variables: ManifestVariables?, secrets: SecretValues) -> YAMLNodeDecoder.StringTransform {
         { text, node throws(YAMLError) in
             guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
             do throws(Problem) {
                 let pieces = try parse(text)
                 guard let values = variables?.values else { return text }
+                for case .reference(let reference) in pieces where reference.secret {
+                    if let value = values[reference.name] { secrets.insert(value) }
+                }
                 return try substitute(pieces, values: values)
             } catch {
                 throw YAMLError(error.message, at: node.location)
@@ -127,6 +131,12 @@ enum VariableSubstitution {
             return Reference(name: name, fallback: .required(message: String(operation.dropFirst(2))), secret: secret)
         }
         throw Problem(message: "invalid '${\(inside)}': write ${NAME}, ${NAME:-default}, ${NAME:?message} or ${secret:NAME}")
+    }
+
+    /// Whether `text` is a variable name: letters, digits and `_`, not starting with a digit.
+    static func isName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return text.allSatisfy(isNameCharacter)
     }
 
     private static func isNameCharacter(_ character: Character) -> Bool {

@@ -271,7 +271,7 @@ public struct Runner: Sendable {
             case .timedOut(let limit):
                 error = "timed out after \(DurationText.format(limit))"
             case .failed(let thrown):
-                error = String(describing: thrown)
+                error = step.secrets.redact(String(describing: thrown))
             }
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
             let last = !retry.allowsAttempt(after: attempt) || Task.isCancelled
@@ -294,7 +294,8 @@ public struct Runner: Sendable {
     ) async -> (StepExecution.Outcome, durationMs: Int) {
         let invocation = StepInvocation(
             id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
-            logger: logger, manifestDirectory: directory, terminationGrace: options.terminationGrace, store: locked)
+            logger: logger, manifestDirectory: directory, terminationGrace: options.terminationGrace, store: locked,
+            secrets: step.secrets)
         let clock = ContinuousClock()
         let startedAt = clock.now
         let outcome = await StepExecution.run(timeout: step.timeout, grace: options.terminationGrace) {

@@ -50,6 +50,11 @@ public struct ManifestSchema: Sendable {
                 ])),
                 ("baseline", Self.versionSchema.setting(
                     "description", .string("The version assumed when no state exists (default 0)."))),
+                ("secrets", .object([
+                    ("description", .string("Variables whose values are secrets: masked as *** in the state, the journal, logs and output.")),
+                    ("type", .string("array")),
+                    ("items", .object([("type", .string("string")), ("pattern", .string("^[A-Za-z_][A-Za-z0-9_]*$"))])),
+                ])),
                 ("migrations", .object([
                     ("description", .string("Version thresholds, each with the list of steps that run when an upgrade passes it.")),
                     ("type", .string("object")),

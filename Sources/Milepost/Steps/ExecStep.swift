@@ -81,10 +81,10 @@ enum ExecStep {
         environment["MILEPOST_FROM"] = context.from.text
         environment["MILEPOST_TO"] = context.to.text
         let directory = context.parameters.cwd.map(context.manifestPath) ?? context.manifestDirectory
-        context.logger.debug("exec \(context.parameters.command) in \(directory)")
+        context.logger.debug("\(context.redact("exec \(context.parameters.command) in \(directory)"))")
         let result = try await ChildProcess.run(
             context.parameters.command, environment: environment, directory: directory,
-            killGrace: context.terminationGrace)
+            killGrace: context.terminationGrace, secrets: context.secrets.all)
         guard result.termination == .exited(0) else {
             throw Failure(command: context.parameters.command[0], termination: result.termination,
                           stderrTail: result.stderrTail)

@@ -30,6 +30,14 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     /// The store the run holds the lock of, for steps that work on the store itself (the `sql`
     /// step reaches the PostgreSQL store's transaction through it).
     public let store: any LockedStore
+    /// The manifest's secret values, masked in what Milepost writes.
+    let secrets: SecretValues
+
+    /// `text` with the values of the manifest's secret variables replaced by `***`: for what a step
+    /// logs or throws about its parameters (the runner masks the errors steps throw anyway).
+    public func redact(_ text: String) -> String {
+        secrets.redact(text)
+    }
 
     /// A path written in the manifest, resolved against the manifest's directory (an absolute path
     /// stays as it is): `exec`'s `cwd`, `sql`'s `file`.

@@ -12,11 +12,12 @@ struct StepInvocation: Sendable {
     var manifestDirectory: String
     var terminationGrace: Duration
     var store: any LockedStore
+    var secrets: SecretValues
 
     func context<Parameters: Sendable>(with parameters: Parameters) -> StepContext<Parameters> {
         StepContext(
             id: id, name: name, threshold: threshold, from: from, to: to, parameters: parameters,
             attempt: attempt, logger: logger, manifestDirectory: manifestDirectory,
-            terminationGrace: terminationGrace, store: store)
+            terminationGrace: terminationGrace, store: store, secrets: secrets)
     }
 }

@@ -32,11 +32,14 @@ package struct ChildProcess {
     /// A task already cancelled spawns nothing. The PATH searched is `environment["PATH"]`, else ours.
     /// Once the child has exited, this waits up to a second more for its stderr to close, then
     /// returns even if processes it left behind still hold it (their output is still copied).
+    /// Every value of `secrets` in its output (and so in the tail) is replaced by `***`; with secrets,
+    /// the child's stdout always goes through us.
     /// - throws: `SpawnError` when the child cannot be started, `CancellationError` when cancelled.
     package static func run(
         _ arguments: [String], environment: [String: String], directory: String,
-        killGrace: Duration, stderrTailBytes: Int = 4096
+        killGrace: Duration, stderrTailBytes: Int = 4096, secrets: [String] = []
     ) async throws -> Result {
+        let redactor = Redactor(secrets)
         try Task.checkCancellation()
         let program = arguments.first ?? ""
         let stderr = try Spawn.pipe(for: program)
@@ -44,7 +47,7 @@ package struct ChildProcess {
         // us too, so that it never gets SIGPIPE or EPIPE for it. A terminal or a file it gets directly.
         let stdout: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
         do {
-            stdout = StandardStream.error.hasReaderThatCanLeave ? try Spawn.pipe(for: program) : nil
+            stdout = StandardStream.error.hasReaderThatCanLeave || !redactor.isEmpty ? try Spawn.pipe(for: program) : nil
         } catch {
             try? stderr.readEnd.close()
             try? stderr.writeEnd.close()
@@ -64,7 +67,7 @@ package struct ChildProcess {
             try? stdout?.readEnd.close()
             throw error
         }
-        let watch = ChildWatch(pid: pid, stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes)
+        let watch = ChildWatch(pid: pid, stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes, redactor: redactor)
         return try await withTaskCancellationHandler {
             try await watch.result()
         } onCancel: {
