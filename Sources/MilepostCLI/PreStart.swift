@@ -37,7 +37,7 @@ enum PreStart {
         do {
             // The manifest is not read here, but an empty --manifest or MILEPOST_MANIFEST is the
             // same usage error (64) it is for the parser.
-            _ = try ManifestOptions.named(values[OptionNames.manifest])
+            let manifest = try ManifestOptions.named(values[OptionNames.manifest])
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
                   let store = try context.openStore(StoreOptions.spec(values[OptionNames.store])) as? FileStore,
                   let head = try store.readStateHeadSynchronously(),
@@ -47,7 +47,8 @@ enum PreStart {
             try MilepostCommand.Run.show(
                 report, format: format, exitCode: ExitStatus.ok.rawValue, signal: nil,
                 progress: RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY),
-                hint: CommandHint(store: values[OptionNames.store], manifest: values[OptionNames.manifest]))
+                hint: CommandHint(store: values[OptionNames.store], manifest: values[OptionNames.manifest]),
+                file: manifest ?? "milepost.yaml")
             return 0
         } catch {
             return nil

@@ -24,6 +24,7 @@ enum JSONValue: Decodable, Equatable, CustomStringConvertible {
     }
 
     var string: String? { if case .string(let value) = self { value } else { nil } }
+    var array: [JSONValue]? { if case .array(let values) = self { values } else { nil } }
 
     var description: String {
         switch self {

@@ -10,6 +10,10 @@ public struct Manifest: Sendable {
     public let baseline: Version
     /// Every step in run order: ascending threshold, then listed order.
     public let steps: [ManifestStep]
+    /// What a run does with late steps (`late:`; default `.warn`); a step's own `late:` wins.
+    public let late: LatePolicy
+    /// `upgrade_from:` and `stops:`: which stored versions this manifest may upgrade.
+    public let upgradePath: UpgradePath
     /// Findings that do not stop the manifest from being used.
     public let warnings: [Diagnostic]
 
@@ -54,8 +58,13 @@ public struct Manifest: Sendable {
         }
         return Manifest(
             source: source, app: contents.app, baseline: contents.baseline ?? .zero,
-            steps: contents.steps, warnings: decoder.diagnostics)
+            steps: contents.steps, late: contents.late ?? .warn,
+            upgradePath: UpgradePath(upgradeFrom: contents.upgradeFrom, stops: contents.stops),
+            warnings: decoder.diagnostics)
     }
+
+    /// The late-step policy of `step`: its own `late:`, else the manifest's.
+    public func latePolicy(for step: ManifestStep) -> LatePolicy { step.late ?? late }
 
     /// The step with `id`, if the manifest has it.
     public func step(id: String) -> ManifestStep? {

@@ -7,6 +7,9 @@ struct ManifestDecoder {
         var app: String?
         var baseline: Version?
         var steps: [ManifestStep]
+        var late: LatePolicy?
+        var upgradeFrom: Version?
+        var stops: [Version] = []
     }
 
     let file: String
@@ -26,8 +29,8 @@ struct ManifestDecoder {
         self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables, secrets: secrets))
     }
 
-    static let topLevelKeys = ["app", "baseline", "migrations", "secrets"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "description"]
+    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "description", "late", "replaces"]
 
     // MARK: - Document
 
@@ -46,12 +49,17 @@ struct ManifestDecoder {
             case "migrations":
                 sawMigrations = true
                 contents.steps = migrations(value)
+            case "late": contents.late = latePolicy(value)
+            case "upgrade_from":
+                contents.upgradeFrom = string(value, what: "'upgrade_from'").flatMap { version($0, at: value.location) }
+            case "stops": contents.stops = stops(value)
             case "secrets": continue
             case let name? where name.hasPrefix("x-"): continue  // an extension key: a place for anchors
             default: unknownKey(key, known: Self.topLevelKeys, in: "the manifest")
             }
         }
         if !sawMigrations { error("missing the required key 'migrations'", at: root.location) }
+        checkReplaces(contents.steps)
         return contents
     }
 
@@ -144,6 +152,7 @@ struct ManifestDecoder {
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
             retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
+            late: fields.late, replaces: fields.replaces.map { Self.fullID($0.0, thresholdText: thresholdText) },
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
@@ -158,6 +167,8 @@ struct ManifestDecoder {
         var retries = 0
         var idempotent = false
         var description: String?
+        var late: LatePolicy?
+        var replaces: (String, SourceLocation)?
     }
 
     private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
@@ -192,6 +203,10 @@ struct ManifestDecoder {
                 error("invalid idempotent '\(text)': expected true or false", at: value)
             }
         case "description": fields.description = string(value, what: "'description'")
+        case "late": fields.late = latePolicy(value)
+        case "replaces":
+            guard let text = string(value, what: "'replaces'") else { return }
+            if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }
     }
@@ -216,7 +231,7 @@ struct ManifestDecoder {
 
     // MARK: - Helpers
 
-    private mutating func string(_ node: YAMLNode, what: String) -> String? {
+    mutating func string(_ node: YAMLNode, what: String) -> String? {
         guard node.kind == .scalar, let text = node.scalar else {
             error("\(what) must be a single value", at: node)
             return nil
@@ -224,7 +239,7 @@ struct ManifestDecoder {
         return text
     }
 
-    private mutating func version(_ text: String, at location: SourceLocation) -> Version? {
+    mutating func version(_ text: String, at location: SourceLocation) -> Version? {
         do {
             return try Version(parsing: text)
         } catch {
@@ -249,7 +264,7 @@ struct ManifestDecoder {
               notes: [.init(suggestion.map { "did you mean '\($0)'?" } ?? "expected one of: \(known.joined(separator: ", "))")])
     }
 
-    private mutating func error(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
+    mutating func error(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
         diagnostics.append(Diagnostic(.error, message, file: file, at: location, notes: notes))
     }
 

@@ -21,6 +21,11 @@ public final class ManifestStep: Sendable {
     public let retries: Int
     /// Safe to run again after an interruption: `idempotent: true` in the manifest or at registration.
     public let idempotent: Bool
+    /// The step's own `late:`, if it has one (`Manifest.latePolicy(for:)` resolves the default).
+    public let late: LatePolicy?
+    /// `replaces:`: the id (`THRESHOLD/ID`) of an earlier step this one renames; the store's record
+    /// of that step counts as this step's, so it does not run again.
+    public let replaces: String?
     /// Where the step is written in the manifest.
     public let location: SourceLocation
     /// A digest of the entry (name, parameters) and the registered revision; `status` compares it
@@ -34,7 +39,7 @@ public final class ManifestStep: Sendable {
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
-        idempotent: Bool, location: SourceLocation, fingerprint: String, definition: StepDefinition,
+        idempotent: Bool, late: LatePolicy? = nil, replaces: String? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
         parameters: any Sendable, secrets: SecretValues
     ) {
         self.id = id
@@ -44,6 +49,8 @@ public final class ManifestStep: Sendable {
         self.timeout = timeout
         self.retries = retries
         self.idempotent = idempotent
+        self.late = late
+        self.replaces = replaces
         self.location = location
         self.fingerprint = fingerprint
         self.definition = definition

@@ -33,6 +33,12 @@ public struct Plan: Sendable {
         public var reason: String { why.text(threshold: step.threshold) }
         /// Why, as data: the words are built only when shown (a plan may have 100k entries).
         let why: Reason
+
+        /// The step's late policy when it is late (added at or below a version the store had
+        /// already reached): `.warn` and `.fail` leave it `skipped`, `.run` makes it `pending`.
+        public var late: LatePolicy? {
+            if case .late(_, let policy) = why { policy } else { nil }
+        }
     }
 
     /// Why an entry has its status.
@@ -44,6 +50,7 @@ public struct Plan: Sendable {
         case running(InProgressStep)
         case failed(error: String)
         case inRange(from: Version, to: Version)
+        case late(from: Version, policy: LatePolicy)
 
         func text(threshold: Version) -> String {
             switch self {
@@ -56,6 +63,9 @@ public struct Plan: Sendable {
                 "running now in pid \(running.pid) on \(running.host) since \(running.since) (run \(running.run))"
             case .failed(let error): "failed last time: \(error)"
             case .inRange(let from, let target): "\(from) < \(threshold) <= \(target)"
+            case .late(let from, .warn): "added at or below \(from) after this store reached it: it will never run (late: warn)"
+            case .late(let from, .run): "added at or below \(from) after this store reached it: runs before the newer steps (late: run)"
+            case .late(let from, .fail): "added at or below \(from) after this store reached it: a run refuses to start (late: fail)"
             }
         }
     }
@@ -65,6 +75,14 @@ public struct Plan: Sendable {
     public let to: Version
     /// Every manifest step in run order, with its status.
     public let entries: [Entry]
+    /// The version the store must reach with an earlier release first (`upgrade_from:`, `stops:`):
+    /// a run refuses before any step.
+    public var requiredStop: RequiredStop? = nil
+
+    /// The late steps (added at or below the stored version after the store reached it), whatever their policy.
+    public var late: [Entry] { entries.filter { $0.late != nil } }
+    /// The late steps under `late: fail`: a run refuses while there is any.
+    public var lateRefused: [Entry] { entries.filter { $0.late == .fail } }
 
     /// The steps that will run, in order (a running step too: it is not complete yet).
     public var pending: [ManifestStep] {

@@ -6,31 +6,41 @@ public enum Planner {
     ///   - from: the starting version, and where it came from (`Runner` derives it from the state).
     ///   - lockHolder: who holds the store's lock now, if anyone: the step in progress is running, not
     ///     interrupted, when its run holds the lock.
+    ///   - lateFloor: with a stored state, the version below which a step that never ran is not late
+    ///     but assumed done (the baseline the store started from); nil: no step is late.
     public static func plan(
         _ manifest: Manifest, state: StoredState?, from: Version, origin: Plan.Origin, to target: Version,
-        lockHolder: LockHolder? = nil
+        lockHolder: LockHolder? = nil, lateFloor: Version? = nil
     ) -> Plan {
         let completed = Set(state?.completed.map(\.id) ?? [])
         let entries = manifest.steps.map { step -> Plan.Entry in
+            let late = lateFloor.flatMap { step.threshold > $0 ? manifest.latePolicy(for: step) : nil }
             let (status, why) = status(
-                of: step, from: from, to: target, completed: completed, state: state, lockHolder: lockHolder)
+                of: step, from: from, to: target, completed: completed, state: state, lockHolder: lockHolder, late: late)
             return Plan.Entry(step: step, status: status, why: why)
         }
-        return Plan(from: from, origin: origin, to: target, entries: entries)
+        var plan = Plan(from: from, origin: origin, to: target, entries: entries)
+        if origin != .baseline { plan.requiredStop = manifest.upgradePath.requiredStop(from: from, to: target) }
+        return plan
     }
 
     private static func status(
         of step: ManifestStep, from: Version, to target: Version, completed: Set<String>, state: StoredState?,
-        lockHolder: LockHolder?
+        lockHolder: LockHolder?, late: LatePolicy?
     ) -> (Plan.Status, Plan.Reason) {
-        if completed.contains(step.id) { return (.completed, .completed) }
-        if step.threshold <= from { return (.skipped, .reached(from: from)) }
-        if step.threshold > target { return (.aboveTarget, .aboveTarget(target)) }
+        if completed.contains(step.id) || step.replaces.map(completed.contains) == true { return (.completed, .completed) }
+        if step.threshold <= from {
+            guard let late else { return (.skipped, .reached(from: from)) }
+            if late != .run { return (.skipped, .late(from: from, policy: late)) }
+        } else if step.threshold > target {
+            return (.aboveTarget, .aboveTarget(target))
+        }
         if let inProgress = state?.inProgress, inProgress.id == step.id {
             return inProgress.isRunning(lockHolder: lockHolder)
                 ? (.running, .running(inProgress)) : (.interrupted, .interrupted(inProgress))
         }
         if let failed = state?.failed, failed.id == step.id { return (.pending, .failed(error: failed.error)) }
+        if step.threshold <= from, let late { return (.pending, .late(from: from, policy: late)) }
         return (.pending, .inRange(from: from, to: target))
     }
 }

@@ -33,6 +33,8 @@ extension JournalRecord.Outcome {
         case .downgradeRefused: self = .downgradeRefused
         case .downgradeAllowed: self = .downgradeAllowed
         case .interrupted: self = .interrupted
+        case .stopRequired: self = .stopRequired
+        case .lateRefused: self = .lateRefused
         case .dryRun: return nil
         }
     }

@@ -17,6 +17,10 @@ public struct RunReport: Sendable {
         case interrupted
         /// A dry run: nothing was written.
         case dryRun = "dry-run"
+        /// The store must reach a required stop first (`upgrade_from:`, `stops:`); nothing ran (exit 5).
+        case stopRequired = "stop-required"
+        /// The store has late steps under `late: fail`; nothing ran (exit 65).
+        case lateRefused = "late-refused"
     }
 
     /// One attempted step.

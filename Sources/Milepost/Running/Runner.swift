@@ -34,7 +34,7 @@ public struct Runner: Sendable {
         try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
             let state = try await store.readState()
-            return try dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
+            return try await dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
         }
         return try await withLock(app: manifest.app) { locked, journal in
             try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version.text)
@@ -120,24 +120,30 @@ public struct Runner: Sendable {
     public func plan(_ manifest: Manifest, to target: Version) async throws -> Plan {
         try refuseStepsTheStoreCannotRun(manifest)
         let state = try await store.readState()
-        return try plan(manifest, state: state, to: target, lockHolder: try await store.lockHolder())
+        return try await plan(manifest, state: state, to: target, lockHolder: try await store.lockHolder())
     }
 
     /// Plans from the stored version, or the manifest's baseline when nothing is stored. Every
     /// path that meets a manifest with the state plans through here.
     /// - parameter lockHolder: who holds the lock, when the caller does not: tells a running step from an interrupted one.
     /// - throws: `OtherApplicationError` when the state is another application's.
-    func plan(_ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil) throws -> Plan {
+    func plan(
+        _ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil
+    ) async throws -> Plan {
         try OtherApplicationError.check(manifest, state, store: store.location)
         let (from, origin): (Version, Plan.Origin) =
             if let state { (state.version, .stored) } else { (manifest.baseline, .baseline) }
-        return Planner.plan(manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder)
+        return Planner.plan(
+            manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder,
+            lateFloor: try await lateFloor(manifest, state: state))
     }
 
     // MARK: - Deciding
 
     private enum Decision {
         case downgrade
+        case stopRequired(RequiredStop)
+        case lateRefused
         case blocked(InProgressStep)
         case upToDate
         case run([ManifestStep])
@@ -145,6 +151,8 @@ public struct Runner: Sendable {
 
     private func decide(_ plan: Plan, state: StoredState?, manifest: Manifest) -> Decision {
         if plan.isDowngrade { return .downgrade }
+        if let stop = plan.requiredStop { return .stopRequired(stop) }
+        if !plan.lateRefused.isEmpty { return .lateRefused }
         // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks nothing.
         if let running = state?.inProgress, plan.running == nil, manifest.step(id: running.id)?.idempotent != true {
             return .blocked(running)
@@ -155,10 +163,12 @@ public struct Runner: Sendable {
 
     private func dryRun(
         _ manifest: Manifest, state: StoredState?, lockHolder: LockHolder?, to target: Version
-    ) throws -> RunReport {
-        let plan = try plan(manifest, state: state, to: target, lockHolder: lockHolder)
+    ) async throws -> RunReport {
+        let plan = try await plan(manifest, state: state, to: target, lockHolder: lockHolder)
         let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decide(plan, state: state, manifest: manifest) {
         case .downgrade: (options.allowDowngrade ? .downgradeAllowed : .downgradeRefused, nil)
+        case .stopRequired: (.stopRequired, nil)
+        case .lateRefused: (.lateRefused, nil)
         case .blocked(let running): (.blocked, running)
         case .upToDate: (.upToDate, nil)
         case .run: (.dryRun, nil)
@@ -174,7 +184,7 @@ public struct Runner: Sendable {
         _ manifest: Manifest, to target: Version, on locked: any LockedStore, journal: RunJournal, seenVersion: String?
     ) async throws -> RunReport {
         let state = try await locked.readState()
-        let plan = try plan(manifest, state: state, to: target)
+        let plan = try await plan(manifest, state: state, to: target)
         func report(_ outcome: RunReport.Outcome, steps: [RunReport.StepResult] = [], interrupted: InProgressStep? = nil) -> RunReport {
             RunReport(
                 outcome: outcome, run: outcome == .upToDate ? nil : journal.run, app: manifest.app, from: plan.from,
@@ -187,6 +197,21 @@ public struct Runner: Sendable {
             let outcome: RunReport.Outcome = options.allowDowngrade ? .downgradeAllowed : .downgradeRefused
             try await locked.append([started, journal.record(.runFinished, from: plan.from, to: target, outcome: .init(outcome))])
             return report(outcome)
+        case .stopRequired(let stop):
+            try await locked.append([
+                started,
+                journal.record(.runFinished, from: plan.from, to: target, error: stop.message(from: plan.from, to: target),
+                               outcome: .stopRequired),
+            ])
+            return report(.stopRequired)
+        case .lateRefused:
+            let ids = plan.lateRefused.map(\.step.id).joined(separator: ", ")
+            try await locked.append([
+                started,
+                journal.record(.runFinished, from: plan.from, to: target,
+                               error: "late steps under 'late: fail': \(ids)", outcome: .lateRefused),
+            ])
+            return report(.lateRefused)
         case .blocked(let running):
             let message = "step \(running.id) was interrupted (pid \(running.pid) on \(running.host) since \(running.since)); "
                 + "it must be resolved first, as done or to retry"

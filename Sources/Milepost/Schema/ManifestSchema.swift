@@ -33,6 +33,11 @@ public struct ManifestSchema: Sendable {
         ("description", .string("a version: 2, 2.1, v2.10.3, 3.0.0-rc.1")),
     ])
 
+    /// `late: warn | run | fail`.
+    static let latePolicySchema = SchemaValue.object([
+        ("enum", .array(LatePolicy.allCases.map { .string($0.rawValue) })),
+    ])
+
     // MARK: - The document
 
     var document: SchemaValue {
@@ -54,6 +59,14 @@ public struct ManifestSchema: Sendable {
                     ("description", .string("Variables whose values are secrets: masked as *** in the state, the journal, logs and output.")),
                     ("type", .string("array")),
                     ("items", .object([("type", .string("string")), ("pattern", .string("^[A-Za-z_][A-Za-z0-9_]*$"))])),
+                ])),
+                ("late", Self.latePolicySchema.setting(
+                    "description", .string("What a run does with a step added at or below a version the store already reached: warn (default), run or fail."))),
+                ("upgrade_from", Self.versionSchema.setting(
+                    "description", .string("The oldest stored version this manifest upgrades; a run from below is refused (exit 5)."))),
+                ("stops", .object([
+                    ("description", .string("Required stops: versions an upgrade must reach, in order, before going past them (exit 5).")),
+                    ("type", .string("array")), ("items", Self.versionSchema), ("uniqueItems", .bool(true)),
                 ])),
                 ("migrations", .object([
                     ("description", .string("Version thresholds, each with the list of steps that run when an upgrade passes it.")),
@@ -119,6 +132,12 @@ public struct ManifestSchema: Sendable {
                 ("idempotent", .object([
                     ("description", .string("Safe to run again after an interruption.")),
                     ("type", .string("boolean")),
+                ])),
+                ("late", Self.latePolicySchema.setting(
+                    "description", .string("This step's late policy, over the manifest's `late:`."))),
+                ("replaces", .object([
+                    ("description", .string("The id (ID or THRESHOLD/ID) of the step this one renames: its history carries over.")),
+                    ("type", .string("string")),
                 ])),
                 ("description", .object([
                     ("description", .string("Shown by plan and in the journal.")),

@@ -30,6 +30,8 @@ public struct StatusReport: Sendable {
     /// With a manifest: the plan to the target (or to the stored version when no target is given).
     public let plan: Plan?
     public let drift: [Drift]
+    /// With a manifest: completed steps it no longer has (deleted, or renamed without `replaces:`).
+    public var orphans: [CompletedStep] = []
 
     /// The step in progress when its run still holds the lock: it is running right now.
     public var running: InProgressStep? {
@@ -41,6 +43,8 @@ public struct StatusReport: Sendable {
 
     /// Steps added at or below the stored version that never ran: they never will.
     public var neverRun: [Plan.Entry] { plan?.entries.filter { $0.status == .skipped } ?? [] }
+    /// Late steps (`LatePolicy`): added at or below the stored version after the store reached it.
+    public var late: [Plan.Entry] { plan?.late ?? [] }
     /// Steps that a run to the target would run.
     public var pending: [ManifestStep] { plan?.pending ?? [] }
 }
@@ -53,19 +57,26 @@ extension Runner {
         let holder = try await store.lockHolder()
         var plan: Plan?
         var drift: [StatusReport.Drift] = []
+        var orphans: [CompletedStep] = []
         if let manifest {
             let stored = state?.version
-            plan = try self.plan(manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder)
-            let fingerprints = Dictionary(manifest.steps.map { ($0.id, $0.fingerprint) }, uniquingKeysWith: { first, _ in first })
+            plan = try await self.plan(manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder)
+            // A step that replaces another is compared with the record of the one it replaces.
+            let fingerprints = Dictionary(
+                manifest.steps.map { ($0.id, $0.fingerprint) } + manifest.steps.compactMap { step in step.replaces.map { ($0, step.fingerprint) } },
+                uniquingKeysWith: { first, _ in first })
             for completed in state?.completed ?? [] where !completed.fingerprint.isEmpty {
                 if let current = fingerprints[completed.id], current != completed.fingerprint {
                     drift.append(.init(id: completed.id, ranAt: completed.at, recorded: completed.fingerprint, current: current))
                 }
             }
+            orphans = Self.orphans(of: state, in: manifest)
         }
-        return StatusReport(
+        var report = StatusReport(
             store: store.location, state: state, lastRun: lastRun, lockHolder: holder, plan: plan,
             drift: drift)
+        report.orphans = orphans
+        return report
     }
 
     /// The last run, from the end of the journal: the last 256 records, then 16 times more until

@@ -21,6 +21,8 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case upToDate = "up-to-date"
         case downgradeRefused = "downgrade-refused"
         case downgradeAllowed = "downgrade-allowed"
+        case stopRequired = "stop-required"
+        case lateRefused = "late-refused"
         // resolved
         case done, retry
     }

@@ -53,20 +53,22 @@ extension MilepostCommand {
                 }
                 let exitCode = Self.exitCode(for: report.outcome, signal: signal)
                 try Self.show(
-                    report, format: format, exitCode: exitCode, signal: signal, progress: progress, hint: hint)
+                    report, format: format, exitCode: exitCode, signal: signal, progress: progress, hint: hint,
+                    file: try manifest.path)
                 if exitCode != 0 { throw ExitCode(exitCode) }
             }
         }
 
         /// Prints the outcome: the JSON document, or the human summary on stderr.
+        /// `file` is the manifest's path, for the located findings about late steps.
         static func show(
             _ report: RunReport, format: OutputFormat, exitCode: Int32, signal: Int32?, progress: RunProgressPrinter,
-            hint: CommandHint
+            hint: CommandHint, file: String
         ) throws {
             if format == .json {
                 try JSONOutput.print(RunDocument(report, exitCode: exitCode, signal: signal))
             } else {
-                progress.summarize(report, hint: hint)
+                progress.summarize(report, hint: hint, file: file)
             }
         }
 
@@ -76,6 +78,8 @@ extension MilepostCommand {
             case .failed: ExitStatus.stepFailed.rawValue
             case .blocked: ExitStatus.needsResolve.rawValue
             case .downgradeRefused: ExitStatus.downgradeRefused.rawValue
+            case .stopRequired: ExitStatus.stopRequired.rawValue
+            case .lateRefused: ExitStatus.invalidManifest.rawValue
             case .interrupted: SignalCancellation.exitStatus(for: signal ?? SIGTERM)
             }
         }

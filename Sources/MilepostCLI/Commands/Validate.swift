@@ -8,18 +8,24 @@ extension MilepostCommand {
             discussion: """
                 Reports every problem at once, compiler-style, and exits 65 when there is any error. \
                 --strict also warns about registered steps the manifest never uses, and exits 65 on \
-                warnings too.
+                warnings too. --store also checks the manifest against that store's history: late \
+                steps (errors under 'late: fail'), drift and orphans (warnings).
 
                 Examples:
                   milepost validate --manifest manifests/app.yaml
                   milepost validate --manifest app.yaml --strict --format github   # in CI
                   milepost validate --format markdown >> "$GITHUB_STEP_SUMMARY"
+                  milepost validate --store /var/lib/app/milepost   # late steps, drift, orphans
                 """)
 
         @OptionGroup var manifest: ManifestOptions
         @OptionGroup var variables: VariableOptions
         @Flag(help: "Warn about registered steps the manifest never uses; fail (65) on any warning.")
         var strict = false
+        @Option(name: .customLong(OptionNames.store), help: ArgumentHelp(
+            "Also check against this store's history: late steps, drift, orphans (a directory or postgres://…).",
+            valueName: "store"))
+        var store: String?
         @Option(help: "How to print the findings: github prints workflow annotations, markdown a job summary.")
         var format: DiagnosticFormat = .text
         @OptionGroup var logging: LoggingOptions
@@ -29,19 +35,24 @@ extension MilepostCommand {
                 var diagnostics: [Diagnostic]
                 let source: ManifestSource
                 var stepCount = 0
+                var loaded: Manifest?
                 do {
-                    let loaded = try manifest.load(in: context, variables: try variables.forChecking)
-                    (diagnostics, source, stepCount) = (loaded.warnings, loaded.source, loaded.steps.count)
-                    if strict { diagnostics += loaded.unusedSteps(in: context.registry) }
+                    let read = try manifest.load(in: context, variables: try variables.forChecking)
+                    (diagnostics, source, stepCount, loaded) = (read.warnings, read.source, read.steps.count, read)
                 } catch ManifestError.invalid(let found, let foundSource) {
                     (diagnostics, source) = (found, foundSource)
+                }
+                if let loaded, strict { diagnostics += loaded.unusedSteps(in: context.registry) }
+                if let loaded, let store {
+                    let runner = Runner(store: try context.openStore(StoreOptions.spec(store)), logger: logging.makeLogger())
+                    diagnostics += StoreAudit.findings(try await runner.status(manifest: loaded, to: nil), manifest: loaded)
                 }
                 let failing = diagnostics.filter { $0.severity == .error || strict }
                 let errorCount = diagnostics.count { $0.severity == .error }
                 switch format {
                 case .json:
                     try JSONOutput.print(ValidateDocument(
-                        manifest: source.path, valid: failing.isEmpty, strict: strict, steps: stepCount,
+                        manifest: source.path, store: store, valid: failing.isEmpty, strict: strict, steps: stepCount,
                         diagnostics: diagnostics.map(DiagnosticDocument.init)))
                 case .markdown:
                     Terminal.out(ValidationMarkdown.render(

@@ -8,6 +8,8 @@ struct ValidateDocument: Encodable {
     var format = JSONOutput.format
     var command = "validate"
     var manifest: String
+    /// `--store`: the store the manifest was checked against.
+    var store: String?
     /// No errors (and, with `--strict`, no warnings).
     var valid: Bool
     var strict: Bool
@@ -47,8 +49,11 @@ struct PlanStepDocument: Encodable {
     var reason: String
     var idempotent: Bool
     var description: String?
+    /// The late policy, when the step is late.
+    var late: String?
 
     init(_ entry: Plan.Entry) {
+        late = entry.late?.rawValue
         id = entry.step.id
         name = entry.step.name
         description = entry.step.description
@@ -70,8 +75,10 @@ struct PlanDocument: Encodable {
     var downgrade: Bool
     var pending: [String]
     var steps: [PlanStepDocument]
+    var requiredStop: RequiredStopDocument?
 
     init(_ plan: Plan, manifest: Manifest) {
+        requiredStop = RequiredStopDocument(plan)
         self.manifest = manifest.source.path
         app = manifest.app
         from = plan.from.text
@@ -80,6 +87,31 @@ struct PlanDocument: Encodable {
         downgrade = plan.isDowngrade
         pending = plan.pending.map(\.id)
         steps = plan.entries.map(PlanStepDocument.init)
+    }
+}
+
+/// A plan's required stop: the version to reach first, which key asks for it, and the message.
+struct RequiredStopDocument: Encodable {
+    var version: String
+    var kind: String
+    var message: String
+
+    init?(_ plan: Plan?) {
+        guard let plan, let stop = plan.requiredStop else { return nil }
+        version = stop.version.text
+        kind = stop.kind.rawValue
+        message = stop.message(from: plan.from, to: plan.to)
+    }
+}
+
+/// A late step and its policy (`late: warn | run | fail`).
+struct LateStepDocument: Encodable {
+    var id: String
+    var policy: String
+
+    static func list(_ entries: [Plan.Entry]) -> [LateStepDocument]? {
+        let late = entries.compactMap { entry in entry.late.map { LateStepDocument(id: entry.step.id, policy: $0.rawValue) } }
+        return late.isEmpty ? nil : late
     }
 }
 
@@ -128,8 +160,12 @@ struct RunDocument: Encodable {
     var pending: [String]?
     var interrupted: InProgressStep?
     var signal: Int32?
+    var late: [LateStepDocument]?
+    var requiredStop: RequiredStopDocument?
 
     init(_ report: RunReport, exitCode: Int32, signal: Int32?) {
+        late = LateStepDocument.list(report.plan?.entries ?? [])
+        requiredStop = report.outcome == .stopRequired ? RequiredStopDocument(report.plan) : nil
         outcome = report.outcome.rawValue
         self.exitCode = exitCode
         run = report.run
@@ -165,6 +201,11 @@ struct StatusDocument: Encodable {
         var currentFingerprint: String
     }
 
+    struct Orphan: Encodable {
+        var id: String
+        var completedAt: Timestamp
+    }
+
     /// The milepost release that answered.
     struct Release: Encodable {
         var version = MilepostRelease.version
@@ -191,6 +232,9 @@ struct StatusDocument: Encodable {
     var pending: [String]?
     var drift: [Drift]?
     var neverRun: [String]?
+    var late: [LateStepDocument]?
+    var orphans: [Orphan]?
+    var requiredStop: RequiredStopDocument?
 
     init(_ report: StatusReport, app: String?, advice: StatusAdvice) {
         store = report.store
@@ -216,6 +260,9 @@ struct StatusDocument: Encodable {
                 Drift(id: $0.id, ranAt: $0.ranAt, recordedFingerprint: $0.recorded, currentFingerprint: $0.current)
             }
             neverRun = report.neverRun.map(\.step.id)
+            late = LateStepDocument.list(plan.entries)
+            orphans = report.orphans.isEmpty ? nil : report.orphans.map { Orphan(id: $0.id, completedAt: $0.at) }
+            requiredStop = RequiredStopDocument(plan)
         }
     }
 }

@@ -8,6 +8,7 @@ enum ExitStatus: Int32, CaseIterable {
     case needsResolve = 2
     case downgradeRefused = 3
     case notReady = 4
+    case stopRequired = 5
     /// A bad flag or value, an empty setting (ArgumentParser's `ValidationError` is 64 too).
     case usage = 64
     case invalidManifest = 65
@@ -23,8 +24,9 @@ enum ExitStatus: Int32, CaseIterable {
         case .needsResolve: "an interrupted step needs `resolve`"
         case .downgradeRefused: "downgrade refused"
         case .notReady: "`status --check` found pending steps"
+        case .stopRequired: "a required stop comes first (`upgrade_from`, `stops`): install that version first"
         case .usage: "usage"
-        case .invalidManifest: "invalid manifest (or a warning under `validate --strict`)"
+        case .invalidManifest: "invalid manifest (or a warning under `validate --strict`, or a `late: fail` step)"
         case .manifestNotFound: "manifest not found"
         case .storeUnreachable: "store unreachable"
         case .storeIO: "state or journal I/O error"

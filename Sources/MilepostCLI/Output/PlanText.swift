@@ -10,6 +10,9 @@ enum PlanText {
         }
         var lines = ["\(app.map { "\($0.escapingControlCharacters()): " } ?? "")\(plan.from) (\(origin)) → \(plan.to): "
             + (plan.isDowngrade ? "a downgrade; nothing would run" : "\(counted(plan.pending.count, "step")) to run")]
+        if let stop = plan.requiredStop {
+            lines.append("refused: a run stops here, before any step (exit \(ExitStatus.stopRequired.rawValue)): \(stop.message(from: plan.from, to: plan.to))")
+        }
         let width = plan.entries.map(\.step.id.count).max() ?? 0
         for entry in plan.entries {
             let label = entry.status.rawValue.padding(12)
@@ -29,6 +32,10 @@ enum PlanText {
                 + " `\(hint.milepost("resolve", entry.step.id, "--done"))` or `--retry`")
         }
         if let running = plan.running { lines.append(runningNote(running.step.id)) }
+        let refused = plan.lateRefused.map(\.step.id)
+        if !refused.isEmpty {
+            lines.append("refused: a run stops here, before any step (exit \(ExitStatus.invalidManifest.rawValue)): late steps under 'late: fail': \(refused.joined(separator: ", "))")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -65,8 +65,16 @@ final class RunProgressPrinter: Sendable {
         "\(label)\(heartbeat ? " still running," : " …") \(Elapsed.text(milliseconds: DurationText.milliseconds(elapsed)))"
     }
 
-    func summarize(_ report: RunReport, hint: CommandHint) {
+    /// The run's last words on stderr: the late steps it met (located in `file`, the manifest), then the outcome.
+    func summarize(_ report: RunReport, hint: CommandHint, file: String) {
         let app = report.app.map { "\($0.escapingControlCharacters()) " } ?? ""
+        if let plan = report.plan {
+            let renderer = DiagnosticRenderer(source: nil, colored: colored)
+            // A `late: run` step shows as a step of the run; a dry run still says why it would run.
+            for entry in plan.late where entry.late != .run || report.outcome == .dryRun {
+                if let finding = StoreAudit.late(entry, from: plan.from, file: file) { Terminal.err(renderer.render(finding)) }
+            }
+        }
         switch report.outcome {
         case .upToDate:
             Terminal.err("milepost: \(app)up to date at \(report.to)"
@@ -85,6 +93,12 @@ final class RunProgressPrinter: Sendable {
                 + " to run it again: `\(hint.milepost("resolve", id, "--retry"))`.")
         case .downgradeRefused:
             Terminal.err("milepost: refusing to go from \(report.from) down to \(report.to); pass --allow-downgrade to accept it")
+        case .stopRequired:
+            let message = report.plan?.requiredStop?.message(from: report.from, to: report.to) ?? "a required stop comes first"
+            Terminal.err("milepost: refusing to run, nothing ran: \(message)")
+        case .lateRefused:
+            let count = report.plan?.lateRefused.count ?? 0
+            Terminal.err("milepost: refusing to run, nothing ran: \(counted(count, "late step")) under 'late: fail' (above)")
         case .downgradeAllowed:
             Terminal.err("milepost: \(report.to) is below the stored \(report.from); allowed, nothing changed")
         case .interrupted where report.steps.last?.status == .failed:

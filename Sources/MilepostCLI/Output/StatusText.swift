@@ -55,7 +55,18 @@ enum StatusText {
                 field("drift", "\(drift.id) changed in the manifest or its revision after it ran at \(drift.ranAt)", .yellow)
             }
             for entry in report.neverRun {
-                field("never runs", "\(entry.step.id): added at or below \(plan.from), which this store had already reached", .yellow)
+                let policy = entry.late.map { " (late: \($0.rawValue))" } ?? ""
+                field("never runs", "\(entry.step.id): added at or below \(plan.from), which this store had already reached\(policy)",
+                      entry.late == .fail ? .red : .yellow)
+            }
+            for entry in report.late where entry.late == .run {
+                field("late", "\(entry.step.id): added at or below \(plan.from) after this store reached it; the next run runs it first (late: run)", .yellow)
+            }
+            for orphan in report.orphans {
+                field("orphan", "\(orphan.id): completed at \(orphan.at), no longer in the manifest (deleted, or renamed without 'replaces:')", .yellow)
+            }
+            if let stop = plan.requiredStop {
+                field("stop", stop.message(from: plan.from, to: plan.to), .red)
             }
         }
         if !advice.next.isEmpty {

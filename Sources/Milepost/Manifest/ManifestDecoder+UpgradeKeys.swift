@@ -1,0 +1,68 @@
+import MilepostYAML
+
+// The keys of late steps, renamed steps and required stops: `late:`, `replaces:`, `upgrade_from:`, `stops:`.
+extension ManifestDecoder {
+    /// `late: warn | run | fail`.
+    mutating func latePolicy(_ node: YAMLNode) -> LatePolicy? {
+        guard let text = string(node, what: "'late'") else { return nil }
+        guard let policy = LatePolicy(rawValue: text) else {
+            error("invalid late '\(text)': expected warn, run or fail", at: node.location)
+            return nil
+        }
+        return policy
+    }
+
+    /// `stops: [2.5, 3.0]`: a list of versions, each once.
+    mutating func stops(_ node: YAMLNode) -> [Version] {
+        guard node.kind == .sequence else {
+            error("'stops' is a list of versions", at: node.location)
+            return []
+        }
+        var result: [Version] = []
+        for element in node.elements {
+            guard let text = string(element, what: "a stop"), let stop = version(text, at: element.location) else { continue }
+            if result.contains(stop) {
+                error("the stop '\(text)' is listed twice", at: element.location)
+                continue
+            }
+            result.append(stop)
+        }
+        return result
+    }
+
+    /// `replaces:` names an id (`ID`, under the same threshold) or a full id (`THRESHOLD/ID`).
+    mutating func checkReplacedID(_ text: String, at location: SourceLocation) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        let valid = switch parts.count {
+        case 1: StepName.isValid(text)
+        case 2: (try? Version(parsing: String(parts[0]))) != nil && StepName.isValid(String(parts[1]))
+        default: false
+        }
+        if !valid {
+            error("invalid replaces '\(text)': write the id of the step it renames, ID or THRESHOLD/ID", at: location)
+        }
+        return valid
+    }
+
+    /// The full id `replaces: text` names from a step under `thresholdText`.
+    static func fullID(_ text: String, thresholdText: String) -> String {
+        text.contains("/") ? text : "\(thresholdText)/\(text)"
+    }
+
+    /// A step may not replace a step the manifest still has, nor one another step already replaces.
+    mutating func checkReplaces(_ steps: [ManifestStep]) {
+        let ids = Set(steps.map(\.id))
+        var claimed: [String: ManifestStep] = [:]
+        for step in steps {
+            guard let old = step.replaces else { continue }
+            if ids.contains(old) {
+                error("\(step.id) replaces \(old), which is still in the manifest; remove one of them", at: step.location)
+            } else if let first = claimed[old] {
+                error("\(step.id) and \(first.id) both replace \(old)", at: step.location,
+                      notes: [.init("\(first.id) is here", at: first.location)])
+            } else {
+                claimed[old] = step
+            }
+        }
+    }
+}

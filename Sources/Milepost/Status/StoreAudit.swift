@@ -1,0 +1,37 @@
+/// What a manifest and a store's history say about each other, as located findings: late steps
+/// (`LatePolicy`), drift (a completed step edited since it ran) and orphans (a completed step the
+/// manifest no longer has). `validate --store` prints them; `run` prints the late ones.
+public enum StoreAudit {
+    /// The finding for a late entry of a plan (nil when the entry is not late): an error under
+    /// `late: fail`, a warning otherwise.
+    public static func late(_ entry: Plan.Entry, from: Version, file: String) -> Diagnostic? {
+        guard let policy = entry.late else { return nil }
+        let note: String = switch policy {
+        case .warn: "to run it on this store, give it 'late: run'; or move it under a threshold above \(from)"
+        case .run: "it runs on the next run, before the steps above \(from)"
+        case .fail: "remove it, move it under a threshold above \(from), or give it 'late: run' or 'late: warn'"
+        }
+        return Diagnostic(
+            policy == .fail ? .error : .warning, "late step \(entry.step.id): \(entry.reason)", file: file,
+            at: entry.step.location, notes: [.init(note)])
+    }
+
+    /// Every finding of `report` (made with a manifest) for `manifest`: late steps, drift, orphans, in that order.
+    public static func findings(_ report: StatusReport, manifest: Manifest) -> [Diagnostic] {
+        let file = manifest.source.path
+        var findings = (report.plan?.entries ?? []).compactMap { late($0, from: report.plan?.from ?? .zero, file: file) }
+        for drift in report.drift {
+            findings.append(Diagnostic(
+                .warning, "\(drift.id) changed after it ran on this store at \(drift.ranAt); it will not run again",
+                file: file, at: manifest.step(id: drift.id)?.location,
+                notes: [.init("to apply a change, add a new step under a threshold above \(report.state?.version.text ?? "the stored version")")]))
+        }
+        for orphan in report.orphans {
+            findings.append(Diagnostic(
+                .warning, "\(orphan.id) completed on this store at \(orphan.at) but is no longer in the manifest",
+                file: file, at: nil,
+                notes: [.init("if a step was renamed from it, give that step 'replaces: \(orphan.id)' so its history carries over")]))
+        }
+        return findings
+    }
+}
