@@ -22,7 +22,7 @@ enum PreStart {
         OptionNames.maxManifestSize: { ByteCountArgument(argument: $0) != nil },
         OptionNames.lockTimeout: { DurationArgument(argument: $0) != nil },
         OptionNames.terminationGrace: { DurationArgument(argument: $0) != nil },
-        OptionNames.format: { OutputFormat(argument: $0) != nil },
+        OptionNames.format: { ReportFormat(argument: $0) != nil },
         OptionNames.logLevel: { Logger.Level(argument: $0) != nil },
     ]
     /// Flags that change nothing when the store is up to date.
@@ -43,7 +43,7 @@ enum PreStart {
                   let head = try store.readStateHeadSynchronously(),
                   let report = Runner(store: store).upToDate(head, at: target)
             else { return nil }
-            let format = values[OptionNames.format].flatMap(OutputFormat.init(argument:)) ?? .text
+            let format = values[OptionNames.format].flatMap(ReportFormat.init(argument:)) ?? .text
             try MilepostCommand.Run.show(
                 report, format: format, exitCode: ExitStatus.ok.rawValue, signal: nil,
                 progress: RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY),

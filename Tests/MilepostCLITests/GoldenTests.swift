@@ -145,6 +145,8 @@ import Testing
         try transcript.milepost("plan", "--manifest", "app.yaml", "--to", "2")
         try transcript.milepost("history")
         try transcript.milepost("run", "--manifest", "app.yaml", "--to", "2", "--format", "json")
+        try transcript.milepost("run", "--manifest", "app.yaml", "--to", "2", "--format", "github")
+        try transcript.milepost("status", "--manifest", "app.yaml", "--to", "2", "--format", "github")
         try transcript.verify()
     }
 

@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ["run", "--to", "2.1", "--format", "github"],
+        ["run", "--to", "2.1", "--format", "markdown"],
         ["run", "--to", "2.x"],
         ["run", "--to", "2.1", "--lock-timeout", "soon"],
         ["run", "--to", "2.1", "--allow-downgrade=yes"],

@@ -47,7 +47,7 @@ import Testing
         var record = JournalRecord(time: Timestamp("2026-01-02T03:04:00.001Z")!, run: "r", event: .runFinished)
         record.app = "a"; record.from = "1"; record.to = "2"; record.step = "2/s"; record.attempt = 1
         record.durationMs = 1; record.error = "e"; record.outcome = .succeeded; record.host = "h"
-        record.pid = 1; record.previousRun = "p"
+        record.pid = 1; record.previousRun = "p"; record.cursor = "c"; record.stderr = "s"
         let unset = Mirror(reflecting: record).children.filter { child in
             let value = Mirror(reflecting: child.value)
             return value.displayStyle == .optional && value.children.isEmpty

@@ -6,9 +6,10 @@ extension String {
     /// C0, DEL, C1 (NEL included) and the Unicode line and paragraph separators. Text without
     /// them is returned as it is.
     /// - parameter keepingTabs: leave tabs alone (a quoted source line, whose caret line copies them).
-    package func escapingControlCharacters(keepingTabs: Bool = false) -> String {
+    /// - parameter keepingNewlines: leave `\n` alone (a step's output, shown line by line).
+    package func escapingControlCharacters(keepingTabs: Bool = false, keepingNewlines: Bool = false) -> String {
         let isEscaped = { (scalar: Unicode.Scalar) in
-            Self.isControl(scalar) && !(keepingTabs && scalar == "\t")
+            Self.isControl(scalar) && !(keepingTabs && scalar == "\t") && !(keepingNewlines && scalar == "\n")
         }
         guard unicodeScalars.contains(where: isEscaped) else { return self }
         var escaped = String.UnicodeScalarView()

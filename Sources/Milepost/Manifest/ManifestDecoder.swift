@@ -30,7 +30,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "description", "late", "replaces"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces"]
 
     // MARK: - Document
 
@@ -152,6 +152,7 @@ struct ManifestDecoder {
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
             retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
+            resumable: fields.resumable || definition.resumable,
             late: fields.late, replaces: fields.replaces.map { Self.fullID($0.0, thresholdText: thresholdText) },
             location: nameLocation,
             fingerprint: Fingerprint.of(
@@ -166,6 +167,7 @@ struct ManifestDecoder {
         var timeout: Duration?
         var retries = 0
         var idempotent = false
+        var resumable = false
         var description: String?
         var late: LatePolicy?
         var replaces: (String, SourceLocation)?
@@ -201,6 +203,13 @@ struct ManifestDecoder {
                 fields.idempotent = flag
             } else {
                 error("invalid idempotent '\(text)': expected true or false", at: value)
+            }
+        case "resumable":
+            guard let text = string(value, what: "'resumable'") else { return }
+            if case .bool(let flag) = value.coreValue {
+                fields.resumable = flag
+            } else {
+                error("invalid resumable '\(text)': expected true or false", at: value.location)
             }
         case "description": fields.description = string(value, what: "'description'")
         case "late": fields.late = latePolicy(value)

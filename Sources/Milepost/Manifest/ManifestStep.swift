@@ -21,6 +21,9 @@ public final class ManifestStep: Sendable {
     public let retries: Int
     /// Safe to run again after an interruption: `idempotent: true` in the manifest or at registration.
     public let idempotent: Bool
+    /// Resumes at its last committed cursor after an interruption, without `resolve`:
+    /// `resumable: true` in the manifest or at registration.
+    public let resumable: Bool
     /// The step's own `late:`, if it has one (`Manifest.latePolicy(for:)` resolves the default).
     public let late: LatePolicy?
     /// `replaces:`: the id (`THRESHOLD/ID`) of an earlier step this one renames; the store's record
@@ -39,7 +42,7 @@ public final class ManifestStep: Sendable {
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
-        idempotent: Bool, late: LatePolicy? = nil, replaces: String? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
+        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
         parameters: any Sendable, secrets: SecretValues
     ) {
         self.id = id
@@ -49,6 +52,7 @@ public final class ManifestStep: Sendable {
         self.timeout = timeout
         self.retries = retries
         self.idempotent = idempotent
+        self.resumable = resumable
         self.late = late
         self.replaces = replaces
         self.location = location

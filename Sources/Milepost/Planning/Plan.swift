@@ -59,6 +59,7 @@ public struct Plan: Sendable {
             case .aboveTarget(let target): "above the target \(target)"
             case .interrupted(let running):
                 "interrupted: was running in pid \(running.pid) on \(running.host) since \(running.since)"
+                    + (running.cursor.map { "; resumes at its cursor \($0)" } ?? "")
             case .running(let running):
                 "running now in pid \(running.pid) on \(running.host) since \(running.since) (run \(running.run))"
             case .failed(let error): "failed last time: \(error)"

@@ -62,7 +62,7 @@ public enum PlanMarkdown {
             switch entry.status {
             case .skipped:
                 warnings.append("\(entry.step.id.markdownCode) will never run: \(entry.reason.markdownEscaped)")
-            case .interrupted where !entry.step.idempotent:
+            case .interrupted where entry.blocksRuns:
                 warnings.append("\(entry.step.id.markdownCode) was interrupted and is not idempotent: "
                     + "a run stops there (exit 2) until it is resolved")
             case .running:

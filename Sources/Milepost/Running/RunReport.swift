@@ -31,6 +31,9 @@ public struct RunReport: Sendable {
         public let attempts: Int
         public let durationMs: Int
         public let error: String?
+        /// For a failed or interrupted `exec` step: the last lines of its stderr, control characters
+        /// other than newlines escaped.
+        public var stderr: String?
     }
 
     public let outcome: Outcome

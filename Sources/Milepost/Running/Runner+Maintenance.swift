@@ -6,7 +6,7 @@ extension Runner {
     public enum Resolution: String, Sendable {
         /// Record the step as completed without running it (you finished or undid it by hand).
         case done
-        /// Clear the mark so the next run runs the step again.
+        /// Clear the mark so the next run runs the step again, at its last cursor if it committed one.
         case retry
     }
 
@@ -49,8 +49,12 @@ extension Runner {
 
     /// Clears an interrupted or failed step by hand; journaled as `resolved`. Touches only the
     /// step named `id`: a different step's interrupted or failed mark stays.
+    ///
+    /// `.retry` keeps the step's cursor, if it committed one: the mark becomes a failure that the
+    /// next run resumes at the cursor. With `fromStart`, the cursor is discarded and the step
+    /// starts over.
     /// - throws: `MaintenanceError.nothingToResolve` when `id` is neither interrupted nor failed.
-    public func resolve(_ id: String, _ resolution: Resolution) async throws -> StoredState {
+    public func resolve(_ id: String, _ resolution: Resolution, fromStart: Bool = false) async throws -> StoredState {
         try await withLock(app: nil) { locked, journal in
             guard var state = try await locked.readState(), state.inProgress?.id == id || state.failed?.id == id else {
                 let state = try await locked.readState()
@@ -58,13 +62,22 @@ extension Runner {
                     id: id, interrupted: state?.inProgress?.id, failed: state?.failed?.id)
             }
             // Only the named step's marks: another step's interrupted or failed mark stays.
-            if state.inProgress?.id == id { state.inProgress = nil }
-            if state.failed?.id == id { state.failed = nil }
+            let interrupted = state.inProgress?.id == id ? state.inProgress : nil
+            let failed = state.failed?.id == id ? state.failed : nil
+            if interrupted != nil { state.inProgress = nil }
+            if failed != nil { state.failed = nil }
+            let cursor = interrupted?.cursor ?? failed?.cursor
+            if resolution == .retry, !fromStart, let cursor {
+                state.failed = failed ?? FailedStep(
+                    id: id, run: journal.run, at: Timestamp.now(), error: "interrupted; resolved to run again at its cursor",
+                    cursor: cursor, stderr: interrupted?.stderr)
+            }
             if resolution == .done {
                 state.completed.append(CompletedStep(id: id, at: Timestamp.now(), run: journal.run, fingerprint: "", via: "resolved"))
             }
             state.updatedAt = Timestamp.now()
-            try await locked.commit(state, journal: [journal.record(.resolved, step: id, outcome: .init(resolution))])
+            let kept = resolution == .retry && !fromStart ? cursor : nil
+            try await locked.commit(state, journal: [journal.record(.resolved, step: id, outcome: .init(resolution), cursor: kept)])
             return state
         }
     }

@@ -154,7 +154,8 @@ public struct Runner: Sendable {
         if let stop = plan.requiredStop { return .stopRequired(stop) }
         if !plan.lateRefused.isEmpty { return .lateRefused }
         // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks nothing.
-        if let running = state?.inProgress, plan.running == nil, manifest.step(id: running.id)?.idempotent != true {
+        if let running = state?.inProgress, plan.running == nil,
+           manifest.step(id: running.id)?.runsAgain(afterInterruption: running) != true {
             return .blocked(running)
         }
         if state != nil, plan.from == plan.to, plan.pending.isEmpty { return .upToDate }
@@ -255,44 +256,68 @@ public struct Runner: Sendable {
     }
 
     /// Runs one step: attempts, each checkpointed before and after, until one succeeds, the run is
-    /// cancelled, or the retry policy gives up.
+    /// cancelled, or the retry policy gives up. An attempt resumes at the step's last durable cursor.
     private func apply(
         _ step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int), state: inout StoredState,
         on locked: any LockedStore, journal: RunJournal
     ) async throws -> RunReport.StepResult {
-        if state.inProgress?.id == step.id {
-            logger.warning("re-running interrupted idempotent step", metadata: ["step": "\(step.id)"])
+        if let mark = state.inProgress, mark.id == step.id {
+            if let cursor = mark.cursor, step.resumable {
+                logger.warning("resuming interrupted step at its cursor", metadata: ["step": "\(step.id)", "cursor": "\(cursor)"])
+            } else {
+                logger.warning("re-running interrupted idempotent step", metadata: ["step": "\(step.id)"])
+            }
         }
+        let checkpoint = StepCheckpoint(
+            step: step, store: locked, journal: journal, transaction: checkpointTransaction(for: step, on: locked),
+            state: state)
+        do {
+            let result = try await attempts(
+                of: step, plan: plan, directory: directory, position: position, checkpoint: checkpoint, on: locked,
+                journal: journal)
+            state = await checkpoint.state
+            return result
+        } catch {
+            state = await checkpoint.state
+            throw error
+        }
+    }
+
+    private func attempts(
+        of step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int),
+        checkpoint: StepCheckpoint, on locked: any LockedStore, journal: RunJournal
+    ) async throws -> RunReport.StepResult {
         var stepLogger = logger
         stepLogger[metadataKey: "step"] = "\(step.id)"
         stepLogger[metadataKey: "run"] = "\(journal.run)"
         let retry = RetryPolicy(retries: step.retries, delay: options.retryDelay)
-        var checkpoint = StepCheckpoint(
-            step: step, store: locked, journal: journal, transaction: checkpointTransaction(for: step, on: locked))
-        func result(_ status: RunReport.StepResult.Status, _ attempt: Int, _ durationMs: Int, _ error: String?) -> RunReport.StepResult {
-            RunReport.StepResult(id: step.id, status: status, attempts: attempt, durationMs: durationMs, error: error)
+        func result(_ status: RunReport.StepResult.Status, _ attempt: Int, _ durationMs: Int, _ error: String?) async -> RunReport.StepResult {
+            RunReport.StepResult(
+                id: step.id, status: status, attempts: attempt, durationMs: durationMs, error: error,
+                stderr: status == .succeeded ? nil : await checkpoint.stderrTail)
         }
         var attempt = 0
         while true {
             attempt += 1
-            try await checkpoint.begin(attempt: attempt, state: &state)
+            try await checkpoint.begin(attempt: attempt)
             stepLogger.info("step started", metadata: ["attempt": "\(attempt)"])
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
             let (outcome, durationMs) = await self.attempt(
-                step, number: attempt, plan: plan, directory: directory, on: locked, logger: stepLogger)
+                step, number: attempt, plan: plan, directory: directory, on: locked, checkpoint: checkpoint,
+                logger: stepLogger)
             let error: String
             switch outcome {
             case .succeeded:
-                try await checkpoint.recording(.succeeded) {
-                    try await $0.succeeded(attempt: attempt, durationMs: durationMs, state: &state)
+                try await checkpoint.recording(.succeeded) { [attempt] in
+                    try await $0.succeeded(attempt: attempt, durationMs: durationMs)
                 }
                 stepLogger.info("step succeeded", metadata: ["duration_ms": "\(durationMs)"])
-                return result(.succeeded, attempt, durationMs, nil)
+                return await result(.succeeded, attempt, durationMs, nil)
             case .cancelled:
                 let message = "cancelled by a signal after \(durationMs) ms"
-                try await checkpoint.interrupted(attempt: attempt, durationMs: durationMs, error: message, state: &state)
+                try await checkpoint.interrupted(attempt: attempt, durationMs: durationMs, error: message)
                 stepLogger.warning("step interrupted")
-                return result(.interrupted, attempt, durationMs, message)
+                return await result(.interrupted, attempt, durationMs, message)
             case .timedOut(let limit):
                 error = "timed out after \(DurationText.format(limit))"
             case .failed(let thrown):
@@ -300,14 +325,14 @@ public struct Runner: Sendable {
             }
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
             let last = !retry.allowsAttempt(after: attempt) || Task.isCancelled
-            try await checkpoint.recording(last ? .failed : nil) {
-                try await $0.failed(attempt: attempt, durationMs: durationMs, error: error, last: last, state: &state)
+            try await checkpoint.recording(last ? .failed : nil) { [attempt] in
+                try await $0.failed(attempt: attempt, durationMs: durationMs, error: error, last: last)
             }
-            if last { return result(.failed, attempt, durationMs, error) }
+            if last { return await result(.failed, attempt, durationMs, error) }
             try? await Task.sleep(for: retry.pause(after: attempt))
             guard !Task.isCancelled else {
-                try await checkpoint.retriesStopped(error: error, state: &state)
-                return result(.failed, attempt, durationMs, error)
+                try await checkpoint.retriesStopped(error: error)
+                return await result(.failed, attempt, durationMs, error)
             }
         }
     }
@@ -315,11 +340,15 @@ public struct Runner: Sendable {
     /// One attempt of `step`'s body with its timeout: how it ended, and how long it took.
     private func attempt(
         _ step: ManifestStep, number attempt: Int, plan: Plan, directory: String, on locked: any LockedStore,
-        logger: Logger
+        checkpoint: StepCheckpoint, logger: Logger
     ) async -> (StepExecution.Outcome, durationMs: Int) {
+        let reporting = StepReporting(
+            commitCursor: { try await checkpoint.commitCursor($0) },
+            recordStderrTail: { await checkpoint.recordStderrTail($0) })
         let invocation = StepInvocation(
             id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
             logger: logger, manifestDirectory: directory, terminationGrace: options.terminationGrace, store: locked,
+            resumeCursor: await checkpoint.cursor, reporting: reporting,
             secrets: step.secrets)
         let clock = ContinuousClock()
         let startedAt = clock.now

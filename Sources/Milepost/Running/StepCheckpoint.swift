@@ -1,72 +1,118 @@
 import MilepostSystem
 
 /// The durable record of one step's attempts: what the state and the journal say before an attempt
-/// starts and after it ends, committed together.
+/// starts, when it commits a cursor, and after it ends. Owns the state while the step is applied.
 ///
 /// Before an attempt the state marks the step in progress (so a crash leaves it interrupted), unless
 /// the step runs inside the store's checkpoint transaction: then its work and its checkpoint commit
-/// together, and the `step-started` record waits for that commit.
-struct StepCheckpoint {
+/// together, and the `step-started` record waits for that commit. A cursor commit in that
+/// transaction commits the step's work with the cursor and opens the next transaction.
+actor StepCheckpoint {
     let step: ManifestStep
     let store: any LockedStore
     let journal: RunJournal
     /// The store's transaction, when the step's work runs inside its checkpoint.
     let transaction: (any TransactionalLockedStore)?
+    /// The state, as last committed or about to be.
+    private(set) var state: StoredState
+    /// The last durable cursor of the step: where its next attempt resumes.
+    private(set) var cursor: String?
     /// Records that wait for the commit that ends the attempt.
     private var pending: [JournalRecord] = []
+    /// The attempt whose cursors are taken; nil between attempts.
+    private var openAttempt: Int?
+    /// The tail of the step's stderr in the last attempt (`StepOutputTail`).
+    private(set) var stderrTail: String?
 
-    init(step: ManifestStep, store: any LockedStore, journal: RunJournal, transaction: (any TransactionalLockedStore)?) {
+    init(
+        step: ManifestStep, store: any LockedStore, journal: RunJournal, transaction: (any TransactionalLockedStore)?,
+        state: StoredState
+    ) {
         self.step = step
         self.store = store
         self.journal = journal
         self.transaction = transaction
+        self.state = state
+        cursor = if state.inProgress?.id == step.id { state.inProgress?.cursor }
+            else if state.failed?.id == step.id { state.failed?.cursor }
+            else { nil }
     }
 
-    /// Before attempt number `attempt`: the step is in progress (or its transaction is open).
-    mutating func begin(attempt: Int, state: inout StoredState) async throws {
-        let started = journal.record(.stepStarted, step: step.id, attempt: attempt)
+    /// Before attempt number `attempt`: the step is in progress (or its transaction is open), at
+    /// the cursor it resumes from.
+    func begin(attempt: Int) async throws {
+        let started = journal.record(.stepStarted, step: step.id, attempt: attempt, cursor: cursor)
+        stderrTail = nil
         if let transaction {
             try await transaction.beginStepTransaction()
             pending = [started]
         } else {
-            state.inProgress = InProgressStep(
-                id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt,
-                host: ProcessIdentity.host, pid: ProcessIdentity.pid)
+            state.inProgress = mark(attempt: attempt)
             state.updatedAt = Timestamp.now()
             pending = []
             try await store.commit(state, journal: [started])
         }
+        openAttempt = attempt
+    }
+
+    /// The step's cursor, durable when this returns.
+    /// - throws: `CancellationError` when no attempt is open (the step outlived its attempt).
+    func commitCursor(_ text: String) async throws {
+        guard let attempt = openAttempt else { throw CancellationError() }
+        state.inProgress = state.inProgress ?? mark(attempt: attempt)
+        state.inProgress?.cursor = text
+        state.updatedAt = Timestamp.now()
+        let records = pending
+        pending = []
+        try await store.commit(state, journal: records)
+        cursor = text
+        try await transaction?.beginStepTransaction()
+    }
+
+    /// Keeps the tail of the step's stderr for the record that ends the attempt.
+    func recordStderrTail(_ tail: String) {
+        guard openAttempt != nil else { return }
+        stderrTail = StepOutputTail.bounded(tail)
     }
 
     /// The attempt succeeded: the step is completed (and no longer failed).
-    mutating func succeeded(attempt: Int, durationMs: Int, state: inout StoredState) async throws {
+    func succeeded(attempt: Int, durationMs: Int) async throws {
+        openAttempt = nil
         state.inProgress = nil
         if state.failed?.id == step.id { state.failed = nil }
         state.completed.append(CompletedStep(id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
-        try await end(state: &state, with: journal.record(.stepSucceeded, step: step.id, attempt: attempt, durationMs: durationMs))
+        cursor = nil
+        try await end(with: journal.record(.stepSucceeded, step: step.id, attempt: attempt, durationMs: durationMs))
     }
 
     /// The run was cancelled during the attempt. The step may have done part of its work: it stays in
-    /// progress, so the next run stops at it unless it is idempotent.
-    mutating func interrupted(attempt: Int, durationMs: Int, error: String, state: inout StoredState) async throws {
+    /// progress, so the next run stops at it unless it is idempotent or resumes at its cursor.
+    func interrupted(attempt: Int, durationMs: Int, error: String) async throws {
+        openAttempt = nil
         await transaction?.rollbackStepTransaction()
-        try await end(state: &state, with: journal.record(
-            .stepInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: error))
+        if state.inProgress != nil { state.inProgress?.stderr = stderrTail }
+        try await end(with: journal.record(
+            .stepInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail))
     }
 
-    /// The attempt failed; when it was the `last` one, the step is recorded as failed.
-    mutating func failed(attempt: Int, durationMs: Int, error: String, last: Bool, state: inout StoredState) async throws {
+    /// The attempt failed; when it was the `last` one, the step is recorded as failed, with its cursor.
+    func failed(attempt: Int, durationMs: Int, error: String, last: Bool) async throws {
+        openAttempt = nil
         await transaction?.rollbackStepTransaction()
         state.inProgress = nil
-        if last { state.failed = FailedStep(id: step.id, run: journal.run, at: Timestamp.now(), error: error) }
-        try await end(state: &state, with: journal.record(
-            .stepFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error))
+        if last {
+            state.failed = FailedStep(
+                id: step.id, run: journal.run, at: Timestamp.now(), error: error, cursor: cursor, stderr: stderrTail)
+        }
+        try await end(with: journal.record(
+            .stepFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail))
     }
 
     /// A signal stopped the run during the back-off before a retry: no further attempt starts, and as
     /// nothing runs the step is not in progress; it stays failed with the last attempt's `error`.
-    func retriesStopped(error: String, state: inout StoredState) async throws {
-        state.failed = FailedStep(id: step.id, run: journal.run, at: Timestamp.now(), error: error)
+    func retriesStopped(error: String) async throws {
+        state.failed = FailedStep(
+            id: step.id, run: journal.run, at: Timestamp.now(), error: error, cursor: cursor, stderr: stderrTail)
         state.updatedAt = Timestamp.now()
         try await store.commit(state, journal: [])
     }
@@ -75,18 +121,24 @@ struct StepCheckpoint {
     /// fails to write it, the step's work is done (or its failure final) but the store still says
     /// in progress: the error says so. A step whose work shares the store's transaction has no such
     /// gap (the failed commit undid its work too), so its store error is thrown as it is.
-    mutating func recording(
-        _ outcome: UnrecordedStepOutcome.Outcome?, _ record: (inout StepCheckpoint) async throws -> Void
+    func recording(
+        _ outcome: UnrecordedStepOutcome.Outcome?, _ record: @Sendable (isolated StepCheckpoint) async throws -> Void
     ) async throws {
         do {
-            try await record(&self)
+            try await record(self)
         } catch let error as StoreError {
             guard transaction == nil, let outcome else { throw error }
             throw UnrecordedStepOutcome(step: step.id, outcome: outcome, storeError: error)
         }
     }
 
-    private mutating func end(state: inout StoredState, with record: JournalRecord) async throws {
+    private func mark(attempt: Int) -> InProgressStep {
+        InProgressStep(
+            id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt, host: ProcessIdentity.host,
+            pid: ProcessIdentity.pid, cursor: cursor)
+    }
+
+    private func end(with record: JournalRecord) async throws {
         state.updatedAt = Timestamp.now()
         let records = pending + [record]
         pending = []

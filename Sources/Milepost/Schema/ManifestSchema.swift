@@ -133,6 +133,10 @@ public struct ManifestSchema: Sendable {
                     ("description", .string("Safe to run again after an interruption.")),
                     ("type", .string("boolean")),
                 ])),
+                ("resumable", .object([
+                    ("description", .string("Resumes at its last committed cursor after an interruption, without resolve.")),
+                    ("type", .string("boolean")),
+                ])),
                 ("late", Self.latePolicySchema.setting(
                     "description", .string("This step's late policy, over the manifest's `late:`."))),
                 ("replaces", .object([

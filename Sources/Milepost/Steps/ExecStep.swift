@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MilepostSystem
 
 /// The built-in `exec` step: runs an argument list (no shell unless you name one).
@@ -80,14 +81,53 @@ enum ExecStep {
         environment["MILEPOST_STEP"] = context.id
         environment["MILEPOST_FROM"] = context.from.text
         environment["MILEPOST_TO"] = context.to.text
+        environment["MILEPOST_CONTROL_FD"] = String(ChildControl.descriptor)
+        environment["MILEPOST_RESUME_CURSOR"] = context.resumeCursor
         let directory = context.parameters.cwd.map(context.manifestPath) ?? context.manifestDirectory
         context.logger.debug("\(context.redact("exec \(context.parameters.command) in \(directory)"))")
-        let result = try await ChildProcess.run(
-            context.parameters.command, environment: environment, directory: directory,
-            killGrace: context.terminationGrace, secrets: context.secrets.all)
+        // Control lines are handled in the order written, by one task that outlives a cancellation,
+        // so a cursor written on SIGTERM is still committed before the attempt is recorded.
+        let (lines, input) = AsyncStream.makeStream(of: String.self)
+        let handler = Task { try await handle(lines, context: context) }
+        let tail = ExitTail()
+        let result: ChildProcess.Result
+        do {
+            result = try await ChildProcess.run(
+                context.parameters.command, environment: environment, directory: directory,
+                killGrace: context.terminationGrace, secrets: context.secrets.all,
+                control: ChildControl(
+                    onLine: { input.yield($0) }, onEnd: { input.finish() }, onExit: { text in tail.text.withLock { $0 = text } }))
+        } catch {
+            input.finish()
+            _ = try? await handler.value
+            await context.reporting.recordStderrTail(tail.text.withLock { $0 })
+            throw error
+        }
+        input.finish()
+        try await handler.value
         guard result.termination == .exited(0) else {
+            await context.reporting.recordStderrTail(result.stderrTail)
             throw Failure(command: context.parameters.command[0], termination: result.termination,
                           stderrTail: result.stderrTail)
         }
+    }
+
+    /// The stderr tail of a child, kept when it ends so that a cancelled attempt records it too.
+    private final class ExitTail: Sendable {
+        let text = Mutex("")
+    }
+
+    /// Acts on the child's control lines until their end; a cursor the store refuses fails the step.
+    private static func handle(_ lines: AsyncStream<String>, context: StepContext<Parameters>) async throws {
+        var refused: (any Error)?
+        for await line in lines where refused == nil {
+            switch ExecControlLine(line) {
+            case .cursor(let cursor):
+                do { try await context.commitCursor(cursor) } catch { refused = error }
+            case .unknown(let text):
+                context.logger.warning("ignored a control line: \(String(text.prefix(80)).escapingControlCharacters())")
+            }
+        }
+        if let refused { throw refused }
     }
 }

@@ -30,6 +30,23 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     /// The store the run holds the lock of, for steps that work on the store itself (the `sql`
     /// step reaches the PostgreSQL store's transaction through it).
     public let store: any LockedStore
+    /// The last cursor an earlier attempt of this step committed, when this attempt resumes
+    /// one: continue after it. Nil for a start from the beginning.
+    public let resumeCursor: String?
+
+    let reporting: StepReporting
+
+    /// Records how far the step got: `cursor` (an opaque text of at most 4 KiB of UTF-8) is durable
+    /// in the store when this returns, and an attempt that resumes this step after an interruption or
+    /// a failure gets it as `resumeCursor`. Commit a cursor only once the work before it is durable
+    /// itself; a step declared `resumable` resumes at its last cursor without `milepost resolve`.
+    /// - throws: `StepCursorError` for a longer cursor; the store's error when it cannot write;
+    ///   `CancellationError` once the attempt has ended (a step that outlived its termination grace).
+    public func commitCursor(_ cursor: String) async throws {
+        try StepCursorError.check(cursor)
+        try await reporting.commitCursor(cursor)
+    }
+
     /// The manifest's secret values, masked in what Milepost writes.
     let secrets: SecretValues
 

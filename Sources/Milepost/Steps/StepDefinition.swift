@@ -7,6 +7,9 @@ public struct StepDefinition: Sendable {
     public let description: String?
     /// Safe to run again after an interruption.
     public let idempotent: Bool
+    /// Commits cursors and can go on from its last one: an interrupted attempt that committed a
+    /// cursor resumes there on the next run, without `resolve`.
+    public let resumable: Bool
     /// A label the application bumps when the step's code changes, so `status` can report drift.
     public let revision: String?
     /// The Swift name of the parameter type, for messages.
@@ -35,12 +38,13 @@ public struct StepDefinition: Sendable {
     let body: @Sendable (StepInvocation, any Sendable) async throws -> Void
 
     init<Parameters: Decodable & Sendable>(
-        name: String, parameters: Parameters.Type, description: String?, idempotent: Bool, revision: String?,
-        body: @escaping @Sendable (StepContext<Parameters>) async throws -> Void
+        name: String, parameters: Parameters.Type, description: String?, idempotent: Bool, resumable: Bool = false,
+        revision: String?, body: @escaping @Sendable (StepContext<Parameters>) async throws -> Void
     ) {
         self.name = name
         self.description = description
         self.idempotent = idempotent
+        self.resumable = resumable
         self.revision = revision
         self.parametersType = parameters
         self.decodeParameters = { node, decoder throws(YAMLError) in

@@ -12,12 +12,14 @@ struct StepInvocation: Sendable {
     var manifestDirectory: String
     var terminationGrace: Duration
     var store: any LockedStore
+    var resumeCursor: String?
+    var reporting: StepReporting
     var secrets: SecretValues
 
     func context<Parameters: Sendable>(with parameters: Parameters) -> StepContext<Parameters> {
         StepContext(
             id: id, name: name, threshold: threshold, from: from, to: to, parameters: parameters,
             attempt: attempt, logger: logger, manifestDirectory: manifestDirectory,
-            terminationGrace: terminationGrace, store: store, secrets: secrets)
+            terminationGrace: terminationGrace, store: store, resumeCursor: resumeCursor, reporting: reporting, secrets: secrets)
     }
 }

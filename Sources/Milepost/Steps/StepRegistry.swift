@@ -21,22 +21,23 @@ public struct StepRegistry: Sendable {
     /// Registers a step that takes no parameters.
     /// - precondition: `name` is valid and not registered yet (a programmer error otherwise).
     public mutating func register(
-        _ name: String, description: String? = nil, idempotent: Bool = false, revision: String? = nil,
-        _ body: @escaping @Sendable (StepContext<NoParameters>) async throws -> Void
+        _ name: String, description: String? = nil, idempotent: Bool = false, resumable: Bool = false,
+        revision: String? = nil, _ body: @escaping @Sendable (StepContext<NoParameters>) async throws -> Void
     ) {
         register(name, parameters: NoParameters.self, description: description, idempotent: idempotent,
-                 revision: revision, body)
+                 resumable: resumable, revision: revision, body)
     }
 
     /// Registers a step whose `with:` decodes into `Parameters`; decoding errors point at the manifest.
     /// - precondition: `name` is valid and not registered yet (a programmer error otherwise).
     public mutating func register<Parameters: Decodable & Sendable>(
         _ name: String, parameters: Parameters.Type, description: String? = nil, idempotent: Bool = false,
-        revision: String? = nil, _ body: @escaping @Sendable (StepContext<Parameters>) async throws -> Void
+        resumable: Bool = false, revision: String? = nil,
+        _ body: @escaping @Sendable (StepContext<Parameters>) async throws -> Void
     ) {
         add(StepDefinition(
             name: name, parameters: parameters, description: description, idempotent: idempotent,
-            revision: revision, body: body))
+            resumable: resumable, revision: revision, body: body))
     }
 
     /// Registers every step of each plugin, under its namespace if it has one.

@@ -43,12 +43,17 @@ public struct JournalRecord: Codable, Sendable, Equatable {
     public var pid: Int32?
     /// For `lock-taken-over`: the run whose lease expired.
     public var previousRun: String?
+    /// For `step-started`: the cursor the attempt resumes at.
+    public var cursor: String?
+    /// For `step-failed` and `step-interrupted`: the tail of the step's stderr (`exec`), control
+    /// characters escaped.
+    public var stderr: String?
 
     public init(
         time: Timestamp, run: String, event: Event, app: String? = nil, from: String? = nil,
         to: String? = nil, step: String? = nil, attempt: Int? = nil, durationMs: Int? = nil,
         error: String? = nil, outcome: Outcome? = nil, host: String? = nil, pid: Int32? = nil,
-        previousRun: String? = nil
+        previousRun: String? = nil, cursor: String? = nil, stderr: String? = nil
     ) {
         self.time = time
         self.run = run
@@ -64,6 +69,8 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         self.host = host
         self.pid = pid
         self.previousRun = previousRun
+        self.cursor = cursor
+        self.stderr = stderr
     }
 
     enum CodingKeys: String, CodingKey {
@@ -71,6 +78,7 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case durationMs = "duration_ms"
         case error, outcome, host, pid
         case previousRun = "previous_run"
+        case cursor, stderr
     }
 
     /// Records that must reach the disk before the run goes on.

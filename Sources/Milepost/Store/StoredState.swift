@@ -68,14 +68,23 @@ public struct InProgressStep: Codable, Sendable, Equatable {
     public var attempt: Int
     public var host: String
     public var pid: Int32
+    /// The last cursor the step committed (`StepContext.commitCursor`), the one it resumes at.
+    public var cursor: String?
+    /// The tail of the step's stderr when it was interrupted (`exec`), control characters escaped.
+    public var stderr: String?
 
-    public init(id: String, run: String, since: Timestamp, attempt: Int, host: String, pid: Int32) {
+    public init(
+        id: String, run: String, since: Timestamp, attempt: Int, host: String, pid: Int32, cursor: String? = nil,
+        stderr: String? = nil
+    ) {
         self.id = id
         self.run = run
         self.since = since
         self.attempt = attempt
         self.host = host
         self.pid = pid
+        self.cursor = cursor
+        self.stderr = stderr
     }
 }
 
@@ -85,11 +94,17 @@ public struct FailedStep: Codable, Sendable, Equatable {
     public var run: String
     public var at: Timestamp
     public var error: String
+    /// The last cursor the step committed: the next run of the step resumes at it.
+    public var cursor: String?
+    /// The tail of the step's stderr (`exec`), control characters escaped.
+    public var stderr: String?
 
-    public init(id: String, run: String, at: Timestamp, error: String) {
+    public init(id: String, run: String, at: Timestamp, error: String, cursor: String? = nil, stderr: String? = nil) {
         self.id = id
         self.run = run
         self.at = at
         self.error = error
+        self.cursor = cursor
+        self.stderr = stderr
     }
 }

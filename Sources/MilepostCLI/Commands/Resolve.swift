@@ -7,28 +7,36 @@ extension MilepostCommand {
             abstract: "Clear an interrupted or failed step by hand.",
             discussion: """
                 --done records it as completed (you finished or undid its work yourself); --retry lets the \
-                next run run it again. `milepost status` names the step and prints these commands.
+                next run run it again, at the last cursor it committed (add --from-start to discard the \
+                cursor and start over). `milepost status` names the step and prints these commands.
 
                 Examples:
                   milepost resolve 2.7/compactDailys --done
                   milepost resolve 2.7/compactDailys --retry
+                  milepost resolve 2.7/compactDailys --retry --from-start
                 """)
 
         @Argument(help: ArgumentHelp("The step id, THRESHOLD/ID.", valueName: "id")) var id: String
         @Flag(help: "Record the step as completed.") var done = false
         @Flag(help: "Run the step again on the next run.") var retry = false
+        @Flag(help: "With --retry: discard the step's cursor, so it starts from the beginning.") var fromStart = false
         @OptionGroup var store: StoreOptions
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
             if done == retry { throw ValidationError("give exactly one of --done or --retry") }
+            if fromStart && !retry { throw ValidationError("--from-start goes with --retry") }
         }
 
         func run(in context: CommandContext) async throws {
             try await reportingFailures {
                 let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
-                _ = try await runner.resolve(id, done ? .done : .retry)
-                Terminal.out(done ? "\(id): recorded as completed" : "\(id): will run again on the next run")
+                let state = try await runner.resolve(id, done ? .done : .retry, fromStart: fromStart)
+                let cursor = state.failed?.id == id ? state.failed?.cursor : nil
+                Terminal.out(
+                    done ? "\(id): recorded as completed"
+                        : cursor.map { "\(id): will run again on the next run, at its cursor \($0.escapingControlCharacters())" }
+                        ?? "\(id): will run again on the next run")
             }
         }
     }

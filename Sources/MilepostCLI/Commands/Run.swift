@@ -30,7 +30,10 @@ extension MilepostCommand {
         var terminationGrace = DurationArgument(.seconds(25))
         @Flag(name: .customLong(OptionNames.allowDowngrade), help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
         var allowDowngrade = false
-        @Option(name: .customLong(OptionNames.format), help: "How to print the result.") var format: OutputFormat = .text
+        @Option(
+            name: .customLong(OptionNames.format),
+            help: "How to print the result: github adds a workflow annotation for a failed or interrupted step.")
+        var format: ReportFormat = .text
         @OptionGroup var logging: LoggingOptions
 
         func run(in context: CommandContext) async throws {
@@ -43,8 +46,8 @@ extension MilepostCommand {
                 options.lockTimeout = lockTimeout.duration
                 options.terminationGrace = terminationGrace.duration
                 let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY)
-                if format == .text { options.onProgress = progress.handle }
-                let ticker = format == .text ? Task { await progress.tick() } : nil
+                if format != .json { options.onProgress = progress.handle }
+                let ticker = format != .json ? Task { await progress.tick() } : nil
                 defer { ticker?.cancel() }
                 let runner = Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
                 let (manifest, variables) = (manifest, variables)
@@ -62,13 +65,24 @@ extension MilepostCommand {
         /// Prints the outcome: the JSON document, or the human summary on stderr.
         /// `file` is the manifest's path, for the located findings about late steps.
         static func show(
-            _ report: RunReport, format: OutputFormat, exitCode: Int32, signal: Int32?, progress: RunProgressPrinter,
+            _ report: RunReport, format: ReportFormat, exitCode: Int32, signal: Int32?, progress: RunProgressPrinter,
             hint: CommandHint, file: String
         ) throws {
             if format == .json {
                 try JSONOutput.print(RunDocument(report, exitCode: exitCode, signal: signal))
-            } else {
-                progress.summarize(report, hint: hint, file: file)
+                return
+            }
+            progress.summarize(report, hint: hint, file: file)
+            guard format == .github else { return }
+            for step in report.steps {
+                switch step.status {
+                case .succeeded: continue
+                case .failed: Terminal.workflowCommand(StepAnnotation.failed(step.id, error: step.error ?? "", stderr: step.stderr))
+                case .interrupted: Terminal.workflowCommand(StepAnnotation.interrupted(step.id, error: step.error ?? "", stderr: step.stderr))
+                }
+            }
+            if let blocked = report.interrupted {
+                Terminal.workflowCommand(StepAnnotation.interrupted(blocked.id, error: StepAnnotation.blocking(blocked), stderr: blocked.stderr))
             }
         }
 

@@ -28,7 +28,8 @@ extension MilepostCommand {
         @OptionGroup var variables: VariableOptions
         @OptionGroup var target: TargetOption
         @Flag(help: "Exit \(notReady) unless nothing is pending for --to.") var check = false
-        @Option(help: "How to print the result.") var format: OutputFormat = .text
+        @Option(help: "How to print the result: github adds a workflow annotation for a failed or interrupted step.")
+        var format: ReportFormat = .text
         @OptionGroup var logging: LoggingOptions
 
         func run(in context: CommandContext) async throws {
@@ -44,6 +45,15 @@ extension MilepostCommand {
                     try JSONOutput.print(StatusDocument(report, app: app, advice: advice))
                 } else {
                     Terminal.out(StatusText.render(report, app: app, advice: advice, colored: Terminal.stdoutIsTTY))
+                }
+                if format == .github {
+                    if let interrupted = report.interrupted {
+                        Terminal.workflowCommand(StepAnnotation.interrupted(
+                            interrupted.id, error: StepAnnotation.blocking(interrupted), stderr: interrupted.stderr))
+                    }
+                    if let failed = report.state?.failed {
+                        Terminal.workflowCommand(StepAnnotation.failed(failed.id, error: failed.error, stderr: failed.stderr))
+                    }
                 }
                 if check, !report.isReady { throw ExitStatus.notReady.exit }
             }

@@ -11,6 +11,12 @@ enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, github, markdown
 }
 
+/// `--format` of `run` and `status`: also text with a GitHub Actions annotation for a failed or
+/// interrupted step (its error and the tail of its stderr).
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, github
+}
+
 /// `--format` of `plan`: also Markdown, for a job summary or a pull-request comment.
 enum PlanFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, markdown

@@ -50,6 +50,11 @@ struct DiagnosticRenderer {
         return "::\(diagnostic.severity.rawValue) \(properties)::\(escapeData(diagnostic.message + notes))"
     }
 
+    /// A GitHub Actions `::error title=T::message` annotation; `message` may span lines.
+    static func githubError(title: String, _ message: String) -> String {
+        "::error title=\(escapeProperty(title))::\(escapeData(message))"
+    }
+
     /// GitHub's escaping of a command's data (`%25`, `%0D`, `%0A`); any other control character is
     /// escaped as in text output, so the annotation stays one inert line.
     private static func escapeData(_ text: String) -> String {

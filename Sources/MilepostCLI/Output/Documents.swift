@@ -145,6 +145,7 @@ struct RunDocument: Encodable {
         var attempts: Int
         var durationMs: Int
         var error: String?
+        var stderr: String?
     }
 
     var format = JSONOutput.format
@@ -174,7 +175,9 @@ struct RunDocument: Encodable {
         to = report.to.text
         doneByAnotherRunner = report.doneByAnotherRunner
         steps = report.steps.map {
-            Step(id: $0.id, status: $0.status.rawValue, attempts: $0.attempts, durationMs: $0.durationMs, error: $0.error)
+            Step(
+                id: $0.id, status: $0.status.rawValue, attempts: $0.attempts, durationMs: $0.durationMs, error: $0.error,
+                stderr: $0.stderr)
         }
         pending = report.outcome == .dryRun ? report.plan?.pending.map(\.id) : nil
         interrupted = report.interrupted

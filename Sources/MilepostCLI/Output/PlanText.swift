@@ -27,7 +27,7 @@ enum PlanText {
                 lines.append(String(repeating: " ", count: 15) + Terminal.paint(description.escapingControlCharacters(), .dim, colored: colored))
             }
         }
-        for entry in plan.entries where entry.status == .interrupted && !entry.step.idempotent {
+        for entry in plan.entries where entry.blocksRuns {
             lines.append("note: \(entry.step.id) is not idempotent: a run stops there (exit 2) until"
                 + " `\(hint.milepost("resolve", entry.step.id, "--done"))` or `--retry`")
         }

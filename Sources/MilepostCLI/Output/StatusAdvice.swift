@@ -15,6 +15,7 @@ struct StatusAdvice {
         var next: [String] = []
         let steps = report.plan?.entries.map(\.step) ?? []
         let idempotent = { (id: String) in steps.first { $0.id == id }?.idempotent == true }
+        let resumes = { (mark: InProgressStep) in steps.first { $0.id == mark.id }?.runsAgain(afterInterruption: mark) == true }
         verdict = report.verdict(hasTarget: target != nil)
         switch verdict {
         case .running:
@@ -28,7 +29,11 @@ struct StatusAdvice {
             }
         case .interrupted:
             let id = report.interrupted?.id ?? "?"
-            if idempotent(id) {
+            if let mark = report.interrupted, let cursor = mark.cursor, resumes(mark), !idempotent(id) {
+                headline = "\(id) was interrupted; it is resumable and the next run resumes it at its cursor \(cursor)"
+                next.append("`\(run)`")
+                next.append("or, to start it over: `\(hint.milepost("resolve", id, "--retry", "--from-start"))`")
+            } else if idempotent(id) {
                 headline = "\(id) was interrupted; it is idempotent and runs again on the next run"
                 next.append("`\(run)`")
             } else {

@@ -19,6 +19,12 @@ enum StatusText {
             lines.append("  " + (labelStyle.map { Terminal.paint(padded, $0, colored: colored) } ?? padded)
                 + value.escapingControlCharacters())
         }
+        /// A step's stderr tail, one field line per line of it.
+        func stderr(_ tail: String?) {
+            for (index, line) in (tail?.split(separator: "\n", omittingEmptySubsequences: false) ?? []).enumerated() {
+                field(index == 0 ? "stderr" : "", "| " + line)
+            }
+        }
         func when(_ timestamp: Timestamp) -> String { "\(timestamp) (\(Elapsed.age(of: timestamp, now: now)))" }
 
         field("store", report.store)
@@ -41,10 +47,14 @@ enum StatusText {
         if let step = report.running ?? report.interrupted {
             field(report.running == nil ? "interrupted" : "running",
                   "\(step.id), attempt \(step.attempt), since \(when(step.since)), pid \(step.pid) on \(step.host), run \(step.run)")
+            if let cursor = step.cursor { field("cursor", cursor) }
+            if report.running == nil { stderr(step.stderr) }
         }
         if let failed = report.state?.failed {
             field("failed", "\(failed.id) at \(when(failed.at)), run \(failed.run)")
             field("", failed.error)
+            if let cursor = failed.cursor { field("cursor", cursor) }
+            stderr(failed.stderr)
         }
         if let plan = report.plan {
             let pending = report.pending.map(\.id)

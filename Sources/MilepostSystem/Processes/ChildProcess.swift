@@ -32,17 +32,29 @@ package struct ChildProcess {
     /// A task already cancelled spawns nothing. The PATH searched is `environment["PATH"]`, else ours.
     /// Once the child has exited, this waits up to a second more for its stderr to close, then
     /// returns even if processes it left behind still hold it (their output is still copied).
+    ///
+    /// With `control`, the child also gets the write end of a pipe as descriptor 3
+    /// (`ChildControl.descriptor`), whose lines reach `control.onLine`; `control.onExit` gets the
+    /// stderr's tail however the child ends, cancelled included.
     /// Every value of `secrets` in its output (and so in the tail) is replaced by `***`; with secrets,
     /// the child's stdout always goes through us.
     /// - throws: `SpawnError` when the child cannot be started, `CancellationError` when cancelled.
     package static func run(
         _ arguments: [String], environment: [String: String], directory: String,
-        killGrace: Duration, stderrTailBytes: Int = 4096, secrets: [String] = []
+        killGrace: Duration, stderrTailBytes: Int = 4096, secrets: [String] = [], control: ChildControl? = nil
     ) async throws -> Result {
         let redactor = Redactor(secrets)
         try Task.checkCancellation()
         let program = arguments.first ?? ""
-        let stderr = try Spawn.pipe(for: program)
+        let controlPipe = try control.map { _ in try Spawn.pipe(for: program) }
+        let stderr: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            stderr = try Spawn.pipe(for: program)
+        } catch {
+            try? controlPipe?.readEnd.close()
+            try? controlPipe?.writeEnd.close()
+            throw error
+        }
         // Our stderr is a pipe whose reader may leave (`| head`): the child's stdout goes through
         // us too, so that it never gets SIGPIPE or EPIPE for it. A terminal or a file it gets directly.
         let stdout: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
@@ -51,6 +63,8 @@ package struct ChildProcess {
         } catch {
             try? stderr.readEnd.close()
             try? stderr.writeEnd.close()
+            try? controlPipe?.readEnd.close()
+            try? controlPipe?.writeEnd.close()
             throw error
         }
         let pid: pid_t
@@ -58,16 +72,20 @@ package struct ChildProcess {
             defer {
                 try? stderr.writeEnd.close()
                 try? stdout?.writeEnd.close()
+                try? controlPipe?.writeEnd.close()
             }
             pid = try Spawn.launch(
                 arguments, environment: environment, directory: directory, stdout: stdout?.writeEnd,
-                stderr: stderr.writeEnd)
+                stderr: stderr.writeEnd, control: controlPipe?.writeEnd)
         } catch {
             try? stderr.readEnd.close()
             try? stdout?.readEnd.close()
+            try? controlPipe?.readEnd.close()
             throw error
         }
-        let watch = ChildWatch(pid: pid, stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes, redactor: redactor)
+        let watch = ChildWatch(
+            pid: pid, stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes, redactor: redactor,
+            control: control.flatMap { control in controlPipe.map { (control, $0.readEnd) } })
         return try await withTaskCancellationHandler {
             try await watch.result()
         } onCancel: {

@@ -31,17 +31,29 @@ final class ChildWatch: Sendable {
     /// Signalled once per output pipe when it reaches its end.
     private let endOfOutput = DispatchSemaphore(value: 0)
     private let outputs: Int
+    private let control: ChildControl?
 
     /// Starts watching `pid`, reading its stderr from `stderr` and, when given, its stdout from
     /// `stdout` (the watch closes both); both are copied to our stderr with `redactor`'s secrets
     /// masked, the stderr's tail kept.
-    init(pid: pid_t, stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int, redactor: Redactor) {
+    /// With `control`, its lines are read from `controlInput` (closed at its end too).
+    init(
+        pid: pid_t, stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int, redactor: Redactor,
+        control: (ChildControl, input: FileDescriptor)? = nil
+    ) {
         self.pid = pid
         self.tailLimit = max(0, tailLimit)
         self.redactor = redactor
-        self.outputs = stdout == nil ? 1 : 2
+        self.outputs = (stdout == nil ? 1 : 2) + (control == nil ? 0 : 1)
+        self.control = control?.0
         Thread { self.copyOutput(from: stderr, keepingTail: true) }.start()
         if let stdout { Thread { self.copyOutput(from: stdout, keepingTail: false) }.start() }
+        if let (control, input) = control {
+            Thread {
+                control.readLines(from: input)
+                self.endOfOutput.signal()
+            }.start()
+        }
         Thread { self.reap() }.start()
     }
 
@@ -112,17 +124,19 @@ final class ChildWatch: Sendable {
         if !outputEnded, killDeadline != nil {
             signalGroup(SIGKILL)  // Cancelled, and the rest of the group outlived the grace.
         }
-        let (continuation, outcome) = state.withLock { state in
+        let (continuation, outcome, tail) = state.withLock { state in
             let termination = wait(0)
             state.reaped = true
+            let tail = Self.text(state.tail)
             let outcome: Result<ChildProcess.Result, any Error> =
                 state.killDeadline != nil
                 ? .failure(CancellationError())
-                : .success(ChildProcess.Result(termination: termination, stderrTail: Self.text(state.tail)))
+                : .success(ChildProcess.Result(termination: termination, stderrTail: tail))
             defer { state.continuation = nil }
             state.outcome = outcome
-            return (state.continuation, outcome)
+            return (state.continuation, outcome, tail)
         }
+        control?.onExit(tail)
         continuation?.resume(with: outcome)
     }
 

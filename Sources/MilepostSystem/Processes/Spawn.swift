@@ -10,10 +10,11 @@ package enum Spawn {
     /// A program name without a slash is searched in the PATH of `environment` (ours when it has
     /// none) as `execvp` does: entries that lack it or cannot execute it are skipped.
     /// - parameter stdout: the child's stdout; nil for our stderr.
+    /// - parameter control: the child's `ChildControl.descriptor` (3); nil for none.
     /// - throws: `ChildProcess.SpawnError`.
     package static func launch(
         _ arguments: [String], environment: [String: String], directory: String,
-        stdout: FileDescriptor? = nil, stderr: FileDescriptor
+        stdout: FileDescriptor? = nil, stderr: FileDescriptor, control: FileDescriptor? = nil
     ) throws -> pid_t {
         let program = arguments.first ?? ""
         guard !program.isEmpty else { throw ChildProcess.SpawnError.program(program, errno: .noSuchFileOrDirectory) }
@@ -28,10 +29,13 @@ package enum Spawn {
             posix_spawn_file_actions_adddup2(&actions, stderr.rawValue, 2),
             GNULibC.posixSpawnFileActionsAddChdir(&actions, directory),
         ]
+        if let control {
+            actionResults.append(posix_spawn_file_actions_adddup2(&actions, control.rawValue, ChildControl.descriptor))
+        }
         // Descriptors Milepost inherited without close-on-exec (a supervisor's pipe, a socket)
         // would otherwise outlive Milepost in the step, and keep a pipe open after a kill -9.
         if let closeFrom = GNULibC.posixSpawnFileActionsAddCloseFrom {
-            actionResults.append(closeFrom(&actions, 3))
+            actionResults.append(closeFrom(&actions, control == nil ? 3 : ChildControl.descriptor + 1))
         }
         if let failure = actionResults.first(where: { $0 != 0 }) {
             throw ChildProcess.SpawnError.program(program, errno: Errno(rawValue: failure))

@@ -1,0 +1,27 @@
+/// How a running step's context reaches the runner: the cursors it commits and the tail of its
+/// output. The runner builds one per attempt; it refuses cursors once the attempt has ended.
+struct StepReporting: Sendable {
+    /// Makes a cursor durable in the store, then returns.
+    var commitCursor: @Sendable (String) async throws -> Void
+    /// Keeps the tail of the step's stderr, stored with a failure or an interruption.
+    var recordStderrTail: @Sendable (String) async -> Void
+}
+
+/// A cursor the runner refuses to store.
+public struct StepCursorError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The cursor's length in bytes (UTF-8).
+    public let bytes: Int
+
+    public var description: String {
+        "a cursor is at most \(StepCursorError.maximumBytes) bytes (UTF-8), and this one has \(bytes)"
+    }
+
+    /// The longest cursor a store keeps: 4 KiB of UTF-8.
+    public static let maximumBytes = 4096
+
+    /// Throws when `cursor` is longer than `maximumBytes`.
+    static func check(_ cursor: String) throws(StepCursorError) {
+        let bytes = cursor.utf8.count
+        guard bytes <= maximumBytes else { throw StepCursorError(bytes: bytes) }
+    }
+}

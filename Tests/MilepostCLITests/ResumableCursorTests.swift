@@ -1,0 +1,116 @@
+import Foundation
+import MilepostTestSupport
+import Testing
+
+/// Cursors of a long `exec` step: written as `cursor TEXT` lines on `MILEPOST_CONTROL_FD`, durable
+/// in the store, handed back as `MILEPOST_RESUME_CURSOR` after a `kill -9` of the runner.
+@Suite struct ResumableCursorTests {
+    /// `2.1/items` processes items 1…100 (one line each in `processed.txt`), from the item after
+    /// `MILEPOST_RESUME_CURSOR`, committing a cursor after every tenth; each attempt appends where it
+    /// started to `starts.txt`, and its pid (the group leader's) to `step.pid`. After item
+    /// `ItemScript.holdAfter` it waits while the file `hold` exists, so a test kills it there.
+    static func manifest(resumable: Bool) -> String {
+        """
+        migrations:
+          2.1:
+            - name: exec
+              id: items
+              resumable: \(resumable)
+              with: {command: [sh, -c, '\(ItemScript.text)']}
+        """
+    }
+
+    /// Starts a run to 2.1 and, once the step holds after `ItemScript.holdAfter` items and its
+    /// stored cursor is `ItemScript.lastCursor`, kills the runner and the step's process group with
+    /// SIGKILL (a host that dies).
+    static func killMidway(_ work: WorkDirectory, resumable: Bool) throws {
+        try work.write(manifest(resumable: resumable), to: "milepost.yaml")
+        try work.write("", to: "hold")
+        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "2.1"])
+        #expect(ReliabilityFixture.eventually {
+            ((try? processed(work)) ?? []).count == ItemScript.holdAfter && storedCursor(work) == String(ItemScript.lastCursor)
+        })
+        kill(process.processIdentifier, SIGKILL)
+        kill(-(try ReliabilityFixture.pid(in: work, "step.pid")), SIGKILL)
+        _ = MilepostBinary.finish(process, stdout, stderr, within: .seconds(30))
+        #expect(process.terminationReason == .uncaughtSignal)
+        try FileManager.default.removeItem(atPath: work.path + "/hold")
+    }
+
+    static func storedCursor(_ work: WorkDirectory) -> String? {
+        let state = (try? work.read(".milepost/state.json")).flatMap { try? ReliabilityFixture.object($0) }
+        return (state?["in_progress"] as? [String: Any])?["cursor"] as? String
+    }
+
+    static func processed(_ work: WorkDirectory) throws -> [Int] {
+        try work.read("processed.txt").split(separator: "\n").compactMap { Int($0) }
+    }
+
+    static func starts(_ work: WorkDirectory) throws -> [Int] {
+        try work.read("starts.txt").split(separator: "\n").compactMap { Int($0) }
+    }
+
+    @Test func aKilledResumableStepResumesAtItsLastCursorOnThePlainNextRun() throws {
+        let work = try WorkDirectory()
+        try Self.killMidway(work, resumable: true)
+        let status = try work.milepost.run("status", "--to", "2.1")
+        #expect(status.stdout.contains("2.1/items was interrupted; it is resumable and the next run resumes it at its cursor 50\n"), "\(status.stdout)")
+        #expect(status.stdout.contains("  cursor      50\n"))
+        let plan = try work.milepost.run("plan", "--to", "2.1")
+        #expect(plan.stdout.contains("resumes at its cursor 50"), "\(plan.stdout)")
+        #expect(!plan.stdout.contains("note: 2.1/items is not idempotent"))
+
+        let next = try work.milepost.run("run", "--to", "2.1")
+        #expect(next.status == 0, "\(next.stderr)")
+
+        #expect(try Self.starts(work) == [0, ItemScript.lastCursor])
+        let processed = try Self.processed(work)
+        for item in 1...100 {
+            let once = item <= ItemScript.lastCursor || item > ItemScript.holdAfter
+            #expect(processed.count { $0 == item } == (once ? 1 : 2), "item \(item)")
+        }
+        let after = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
+        #expect(after["in_progress"] == nil)
+        #expect(after["version"] as? String == "2.1")
+        let started = try ReliabilityFixture.journal(in: work).filter { $0["event"] as? String == "step-started" }
+        #expect(started.map { $0["cursor"] as? String } == [nil, String(ItemScript.lastCursor)])
+    }
+
+    @Test func aStepThatIsNotResumableStillBlocksTheNextRun() throws {
+        let work = try WorkDirectory()
+        try Self.killMidway(work, resumable: false)
+        let next = try work.milepost.run("run", "--to", "2.1")
+        #expect(next.status == 2, "\(next.stderr)")
+        #expect(try Self.starts(work) == [0])
+    }
+
+    @Test func resolveRetryKeepsTheCursorAndFromStartDiscardsIt() throws {
+        let work = try WorkDirectory()
+        try Self.killMidway(work, resumable: false)
+        let cursor = String(ItemScript.lastCursor)
+
+        let kept = try work.milepost.run("resolve", "2.1/items", "--retry")
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(kept.stdout == "2.1/items: will run again on the next run, at its cursor \(cursor)\n")
+        #expect(try ReliabilityFixture.journal(in: work).last?["cursor"] as? String == cursor)
+        let failed = try #require(try ReliabilityFixture.object(try work.read(".milepost/state.json"))["failed"] as? [String: Any])
+        #expect(failed["cursor"] as? String == cursor)
+
+        let again = try work.milepost.run("resolve", "2.1/items", "--retry", "--from-start")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout == "2.1/items: will run again on the next run\n")
+        let state = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
+        #expect(state["failed"] == nil && state["in_progress"] == nil)
+
+        let next = try work.milepost.run("run", "--to", "2.1")
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try Self.starts(work) == [0, 0])
+    }
+
+    @Test func fromStartNeedsRetry() throws {
+        let work = try WorkDirectory()
+        let result = try work.milepost.run("resolve", "2.1/items", "--done", "--from-start")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--from-start goes with --retry"), "\(result.stderr)")
+    }
+}

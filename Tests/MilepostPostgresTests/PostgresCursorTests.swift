@@ -1,0 +1,98 @@
+import Foundation
+import Milepost
+import Synchronization
+import MilepostTestSupport
+import Testing
+@testable import MilepostPostgres
+
+/// Cursors on the PostgreSQL store: kept in the state row (`in_progress`, `failed`), and, for a step
+/// that runs in its checkpoint's transaction, committed in the same transaction as its writes.
+@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+struct PostgresCursorTests {
+    /// A resumable `exec` step over 100 items with a cursor every tenth (`ItemScript`, as in the
+    /// CLI suite's `ResumableCursorTests`), killed with its runner half way, once its cursor 50 is
+    /// in the state row.
+    @Test func aKilledResumableExecStepResumesAtItsCursorOnThePlainNextRun() async throws {
+        let url = TestServer.freshSchemaURL()
+        let directory = try TestDirectory()
+        try directory.write("""
+            migrations:
+              "2.1":
+                - name: exec
+                  id: items
+                  resumable: true
+                  with: {command: [sh, -c, '\(ItemScript.text)']}
+            """, to: "milepost.yaml")
+        try directory.write("", to: "hold")
+        let runner = try MilepostProcess(["run", "--store", url, "--to", "2.1"], in: directory.path)
+        let store = PostgresStore(url: url)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let cursor = try? await store.readState()?.inProgress?.cursor
+            if Self.items(directory).count == ItemScript.holdAfter, cursor == String(ItemScript.lastCursor) { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(runner.pid, SIGKILL)
+        let step = try #require(Int32(try await directory.waitFor("step.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(-step, SIGKILL)
+        _ = try runner.wait()
+        try FileManager.default.removeItem(atPath: directory.path + "/hold")
+        #expect(try await store.readState()?.inProgress?.cursor == String(ItemScript.lastCursor))
+
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(directory.read("starts.txt") == "0\n\(ItemScript.lastCursor)\n")
+        let processed = Self.items(directory)
+        for item in 1...100 {
+            let once = item <= ItemScript.lastCursor || item > ItemScript.holdAfter
+            #expect(processed.count { $0 == item } == (once ? 1 : 2), "item \(item)")
+        }
+        #expect(try await store.readState()?.inProgress == nil)
+    }
+
+    static func items(_ directory: TestDirectory) -> [Int] {
+        (directory.read("processed.txt") ?? "").split(separator: "\n").compactMap { Int($0) }
+    }
+
+    /// Parameters of a test step that runs in its checkpoint's transaction, like the `sql` step.
+    struct InTransaction: Decodable, StoreBoundParameters {
+        func refusal(for store: any MilepostStore) -> String? { nil }
+        var runsInCheckpointTransaction: Bool { true }
+    }
+
+    struct Broken: Error {}
+
+    /// Each batch inserts its rows and commits its cursor: the rows and the cursor commit together,
+    /// so after a failure the table holds exactly the batches before the cursor, and the next run
+    /// goes on from there.
+    @Test func aCursorCommitsTheStepsWritesInTheSameTransaction() async throws {
+        let url = TestServer.freshSchemaURL()
+        let schema = PostgresStore(url: url).schema
+        let directory = try TestDirectory()
+        let failAfter = Mutex<Int?>(3)
+        var registry = StepRegistry()
+        registry.register("batches", parameters: InTransaction.self, resumable: true) { context in
+            let store = try #require(context.store as? LockedPostgresStore)
+            var batch = Int(context.resumeCursor ?? "0")!
+            if batch == 0 { try await store.execute(stepSQL: "CREATE TABLE \"\(schema)\".items (batch int)") }
+            while batch < 5 {
+                batch += 1
+                try await store.execute(stepSQL: "INSERT INTO \"\(schema)\".items VALUES (\(batch)), (\(batch))")
+                // A write after the last cursor, undone with the failed attempt.
+                if failAfter.withLock({ $0 }) == batch - 1 { throw Broken() }
+                try await context.commitCursor(String(batch))
+            }
+        }
+        try directory.write("migrations:\n  \"1\":\n    - batches\n", to: "milepost.yaml")
+        let manifest = try Manifest.load(path: directory.path + "/milepost.yaml", registry: registry)
+        let runner = Runner(store: PostgresStore(url: url))
+
+        #expect(try await runner.run(to: Version("1")!) { manifest }.outcome == .failed)
+        #expect(try await runner.store.readState()?.failed?.cursor == "3")
+        #expect(try await TestServer.admin("SELECT string_agg(batch::text, ',' ORDER BY batch) FROM \"\(schema)\".items") == [["1,1,2,2,3,3"]])
+
+        failAfter.withLock { $0 = nil }
+        #expect(try await runner.run(to: Version("1")!) { manifest }.outcome == .succeeded)
+        #expect(try await TestServer.admin("SELECT string_agg(batch::text, ',' ORDER BY batch) FROM \"\(schema)\".items") == [["1,1,2,2,3,3,4,4,5,5"]])
+    }
+}

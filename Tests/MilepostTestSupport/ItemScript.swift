@@ -1,0 +1,20 @@
+/// The shell text of a long `exec` step used by the cursor tests of the CLI and PostgreSQL suites:
+/// it processes items 1…100 (one line each appended to `processed.txt`) from the item after
+/// `MILEPOST_RESUME_CURSOR`, writes `cursor N` on `MILEPOST_CONTROL_FD` after every tenth item,
+/// appends where each attempt started to `starts.txt` and its shell's pid (its process group) to
+/// `step.pid`, and after item `holdAfter` waits while the file `hold` exists, so that a test can
+/// kill it there, at a known point, however loaded the machine is.
+package enum ItemScript {
+    /// The item after which the step waits while `hold` exists.
+    package static let holdAfter = 55
+    /// The last cursor written before the step waits.
+    package static let lastCursor = 50
+
+    /// For `[sh, -c, TEXT]` in single quotes in a YAML flow sequence.
+    package static let text = """
+        echo $$ > step.pid; i=${MILEPOST_RESUME_CURSOR:-0}; echo "$i" >> starts.txt; \
+        while [ $i -lt 100 ]; do i=$((i+1)); echo $i >> processed.txt; \
+        if [ $((i % 10)) -eq 0 ]; then echo "cursor $i" >&$MILEPOST_CONTROL_FD; fi; \
+        if [ $i -eq \(holdAfter) ]; then while [ -e hold ]; do sleep 0.01; done; fi; done
+        """
+}
