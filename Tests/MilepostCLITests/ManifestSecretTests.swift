@@ -43,7 +43,11 @@ import Testing
         for file in files { #expect(!file.text.contains(Self.password), "\(file.path): \(file.text)") }
         #expect(files.first { $0.path == "journal.jsonl" }?.text.contains("password ***") == true)
 
-        for command in [["status", "--format", "json"], ["history", "--format", "json"], ["status"], ["history"]] {
+        let github = try work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env", "--format", "github")
+        #expect(github.status == 1, "\(github.stderr)")
+        #expect(github.stdout.contains("password ***"), "\(github.stdout)")  // the workflow annotation of the failure
+        #expect(!(github.stdout + github.stderr).contains(Self.password), "\(github.stdout) \(github.stderr)")
+        for command in [["status", "--format", "json"], ["status", "--format", "github"], ["history", "--format", "json"], ["status"], ["history"]] {
             let shown = try work.milepost.run(command)
             #expect(!(shown.stdout + shown.stderr).contains(Self.password), "\(command): \(shown.stdout) \(shown.stderr)")
         }
