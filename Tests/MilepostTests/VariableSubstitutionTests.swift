@@ -28,6 +28,9 @@ import Testing
     @Test func onlyDollarBraceIsSpecial() throws {
         #expect(try substitute("echo $HOME $$ $1 $", [:]) == "echo $HOME $$ $1 $")
         #expect(try substitute("$${HOME} $$ ${X}", ["X": "x"]) == "${HOME} $$ x")
+        // The variables Milepost sets for the step are the step's shell's to expand.
+        #expect(try substitute("${MILEPOST_RESUME_CURSOR:-0} ${MILEPOST_STEP}", ["MILEPOST_STEP": "runner's"])
+            == "${MILEPOST_RESUME_CURSOR:-0} ${MILEPOST_STEP}")
     }
 
     @Test func unsetVariablesAreErrors() {

@@ -2,13 +2,18 @@ import MilepostYAML
 
 /// `${NAME}`, `${NAME:-default}` and `${NAME:?message}` in the `with:` strings of a manifest, the
 /// syntax docker compose and goose use. Only `${` starts a variable: `$${` writes a literal `${`
-/// and any other `$` (`$HOME`, `$$`) is kept as written, so shell commands keep working.
+/// and any other `$` (`$HOME`, `$$`) is kept as written, so shell commands keep working, as is
+/// `${MILEPOST_…}` (the variables Milepost sets for the step).
 ///
 /// - `${NAME}`: the value; unset is an error (write `${NAME:-}` for an empty default).
 /// - `${NAME:-default}`: the value, or `default` when unset or empty.
 /// - `${NAME:?message}`: the value; unset or empty is an error with `message`.
 /// - `${secret:NAME}`: as `${NAME}`, and the value is a secret (see `ManifestVariables.secrets`).
 enum VariableSubstitution {
+    /// `${MILEPOST_…}` names a variable Milepost gives the step (`MILEPOST_STEP`,
+    /// `MILEPOST_RESUME_CURSOR`, …): it is left as written, for the step's shell to expand.
+    static let stepVariablePrefix = "MILEPOST_"
+
     /// One `${…}` of a text.
     struct Reference: Equatable {
         enum Fallback: Equatable {
@@ -42,10 +47,15 @@ enum VariableSubstitution {
                 guard let close = after.firstIndex(of: "}") else {
                     throw Problem(message: "'${' without a closing '}'")
                 }
+                let inside = String(after[after.index(after: after.startIndex)..<close])
+                rest = after[after.index(after: close)...]
+                if inside.hasPrefix(stepVariablePrefix) {
+                    literal += "${" + inside + "}"  // the step's own variable, for its shell
+                    continue
+                }
                 if !literal.isEmpty { pieces.append(.text(literal)) }
                 literal = ""
-                pieces.append(.reference(try reference(String(after[after.index(after: after.startIndex)..<close]))))
-                rest = after[after.index(after: close)...]
+                pieces.append(.reference(try reference(inside)))
             } else {
                 literal += "$"
                 rest = after
