@@ -13,11 +13,13 @@ import MilepostSystem
 public enum MilepostCLI {
     /// Opens the store `--store` (or `MILEPOST_STORE`, or `.milepost`) names. It may be called more than
     /// once per process (the pre-start fast path opens the store before the parser runs), so it should
-    /// only describe the store, never connect or write.
+    /// only describe the store, never connect or write. The spec is read from the command line or
+    /// the environment byte for byte: a byte that is not UTF-8 arrives as one scalar of
+    /// U+10FF80…U+10FFFF, which `fileStore` turns back into that byte.
     public typealias StoreOpener = @Sendable (_ spec: String) throws -> any MilepostStore
 
-    /// The stock opener: a `FileStore` in the directory the spec names.
-    public static let fileStore: StoreOpener = { FileStore(directory: $0) }
+    /// The stock opener: a `FileStore` in the directory the spec names, whatever its bytes.
+    public static let fileStore: StoreOpener = { FileStore(path: PathText.filePath($0)) }
 
     /// Parses the process arguments, runs the command with `registry`, and exits with its code.
     /// - parameters:
@@ -36,7 +38,7 @@ public enum MilepostCLI {
         registry: StepRegistry = .standard, store: @escaping StoreOpener = fileStore, arguments: [String]? = nil
     ) async -> Never {
         ProcessStart.prepare()
-        let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        let arguments = arguments ?? PathText.arguments()
         let context = CommandContext(registry: registry, openStore: store)
         if let code = PreStart.attempt(arguments, context: context) { exit(code) }
         do {

@@ -48,7 +48,7 @@ enum SQLStep {
         } else {
             let path = context.manifestPath(context.parameters.file ?? "")
             do {
-                let bytes = try RegularFileReader.contents(path: path, maxBytes: maxFileBytes)
+                let bytes = try RegularFileReader.contents(path: PathText.filePath(path), maxBytes: maxFileBytes)
                 guard let decoded = String(validating: bytes, as: UTF8.self) else {
                     throw Failure(message: "cannot read \(path): it is not UTF-8 text")
                 }

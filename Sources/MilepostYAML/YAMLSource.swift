@@ -17,10 +17,11 @@ public enum YAMLSource {
 
     /// The bytes of the regular file at `path`. Opens without blocking (a FIFO cannot stall it),
     /// refuses anything that is not a regular file before reading, and refuses a file larger than
-    /// `maxBytes`, whether `fstat` says so or the file grows while being read.
+    /// `maxBytes`, whether `fstat` says so or the file grows while being read. `path` is a path's
+    /// text: a byte that is not UTF-8 is one scalar of U+10FF80…U+10FFFF (see `Manifest.load(path:)`).
     public static func read(path: String, maxBytes: Int) throws(ReadError) -> [UInt8] {
         do {
-            return try RegularFileReader.contents(path: path, maxBytes: maxBytes)
+            return try RegularFileReader.contents(path: PathText.filePath(path), maxBytes: maxBytes)
         } catch {
             switch error {
             case .unreadable(let path, let reason): throw .unreadable(path: path, reason: reason)

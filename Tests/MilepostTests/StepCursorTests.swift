@@ -20,7 +20,7 @@ import Testing
             seen.withLock { $0.append(context.resumeCursor) }
             try await context.commitCursor("batch-7")
             // Read by another store value, as another process would: the commit is already there.
-            let state = try await FileStore(directory: store.directory).readState()
+            let state = try await FileStore(path: store.path).readState()
             storedDuringTheStep.withLock { $0 = state?.inProgress?.cursor }
             if fail.withLock({ $0 }) { throw Broken() }
         }

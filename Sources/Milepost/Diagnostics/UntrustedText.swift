@@ -1,10 +1,13 @@
+import MilepostSystem
+
 /// Text that came from outside Milepost (a manifest, a step's output replayed from the journal, a
 /// store's files) made safe to print: it cannot move the cursor, recolour the terminal, start a
 /// line, or become a GitHub Actions workflow command.
 extension String {
     /// Every control character as a visible escape: `\n`, `\r`, `\t`, and `\u{1B}` for the rest of
-    /// C0, DEL, C1 (NEL included) and the Unicode line and paragraph separators. Text without
-    /// them is returned as it is.
+    /// C0, DEL, C1 (NEL included) and the Unicode line and paragraph separators; and a byte of a
+    /// path that is not UTF-8 (`PathText`: U+10FF80…U+10FFFF) as `\xFF`. Text without them is
+    /// returned as it is.
     /// - parameter keepingTabs: leave tabs alone (a quoted source line, whose caret line copies them).
     /// - parameter keepingNewlines: leave `\n` alone (a step's output, shown line by line).
     package func escapingControlCharacters(keepingTabs: Bool = false, keepingNewlines: Bool = false) -> String {
@@ -19,6 +22,7 @@ extension String {
                 continue
             }
             let text = switch scalar {
+            case _ where PathText.isByte(scalar): PathText.readable(String(scalar))
             case "\n": #"\n"#
             case "\r": #"\r"#
             case "\t": #"\t"#
@@ -43,5 +47,6 @@ extension String {
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+            || PathText.isByte(scalar)
     }
 }

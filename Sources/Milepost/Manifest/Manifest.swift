@@ -1,4 +1,6 @@
 public import MilepostYAML
+import MilepostSystem
+public import SystemPackage
 
 /// A manifest read, validated and bound to a registry: every step resolved and its parameters decoded.
 public struct Manifest: Sendable {
@@ -20,11 +22,28 @@ public struct Manifest: Sendable {
     /// The directory relative paths in the manifest are resolved against.
     public var directory: String { source.directory }
 
-    /// Reads and validates the manifest at `path`, replacing `${…}` in `with:` strings by `variables`
-    /// (nil: only their syntax is checked and the text is kept as written; see `ManifestVariables`).
+    /// Reads and validates the manifest at `path`, whatever its bytes: a name that is not UTF-8 is
+    /// opened as it is, and shown with each such byte as `\xFF` (`ManifestSource.path` keeps it as
+    /// one scalar of U+10FF80…U+10FFFF, which the file calls turn back into the byte). `${…}` in
+    /// `with:` strings are replaced by `variables` (nil: only their syntax is checked and the text is
+    /// kept as written; see `ManifestVariables`).
+    /// - throws: `ManifestError.unreadable` (missing, unreadable) or `.invalid` with every problem found.
+    public static func load(
+        path: FilePath, registry: StepRegistry, limits: ManifestLimits = .default, variables: ManifestVariables? = nil
+    ) throws(ManifestError) -> Manifest {
+        try load(text: PathText.string(path), registry: registry, limits: limits, variables: variables)
+    }
+
+    /// Reads and validates the manifest at `path`, a Unicode path.
     /// - throws: `ManifestError.unreadable` (missing, unreadable) or `.invalid` with every problem found.
     public static func load(
         path: String, registry: StepRegistry, limits: ManifestLimits = .default, variables: ManifestVariables? = nil
+    ) throws(ManifestError) -> Manifest {
+        try load(path: FilePath(path), registry: registry, limits: limits, variables: variables)
+    }
+
+    private static func load(
+        text path: String, registry: StepRegistry, limits: ManifestLimits, variables: ManifestVariables?
     ) throws(ManifestError) -> Manifest {
         let bytes: [UInt8]
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import MilepostSystem
+import SystemPackage
 
 /// The values `${NAME}` in a manifest's `with:` strings are replaced with (see
 /// `VariableSubstitution` for the syntax): the process environment and, for names it does not set,
@@ -26,7 +27,7 @@ public struct ManifestVariables: Sendable {
         if let envFile {
             let bytes: [UInt8]
             do {
-                bytes = try RegularFileReader.contents(path: envFile, maxBytes: maxEnvFileBytes)
+                bytes = try RegularFileReader.contents(path: FilePath(envFile), maxBytes: maxEnvFileBytes)
             } catch {
                 switch error {
                 case .unreadable(_, let reason): throw .unreadable(path: envFile, reason: reason)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Milepost
+import MilepostSystem
 
 /// `--manifest` (env `MILEPOST_MANIFEST`, default `milepost.yaml`) and the size cap.
 struct ManifestOptions: ParsableArguments {
@@ -34,13 +35,14 @@ struct ManifestOptions: ParsableArguments {
 
     /// True when the user named a manifest, or the default one exists.
     var isAvailable: Bool {
-        get throws { try named != nil || FileManager.default.fileExists(atPath: path) }
+        get throws { try named != nil || FileCalls.exists(path) }
     }
 
     /// Loads the manifest, substituting `variables` into `with:` strings (nil: only checks their syntax).
     func load(in context: CommandContext, variables: ManifestVariables? = nil) throws -> Manifest {
         var limits = ManifestLimits.default
         limits.maxDocumentBytes = maxManifestSize.bytes
-        return try Manifest.load(path: try path, registry: context.registry, limits: limits, variables: variables)
+        return try Manifest.load(
+            path: PathText.filePath(try path), registry: context.registry, limits: limits, variables: variables)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import MilepostSystem
 
 /// A setting given by a flag, else by an environment variable. An empty value is a usage error
 /// (exit 64) wherever it comes from: `--store ""` or `MILEPOST_STORE=` must never mean the
@@ -12,7 +12,7 @@ enum Setting {
             guard !flag.isEmpty else { throw ValidationError("--\(name) must not be empty") }
             return flag
         }
-        guard let value = ProcessInfo.processInfo.environment[variable] else { return nil }
+        guard let value = PathText.environment(variable) else { return nil }
         guard !value.isEmpty else { throw ValidationError("\(variable) is set but empty; unset it or give a value") }
         return value
     }

@@ -18,9 +18,15 @@ package struct FileCallError: Error, Equatable {
 package enum FileCalls {
     // MARK: - Descriptors
 
-    /// Wraps `open(2)`.
+    /// Wraps `open(2)`. `path` is a path's text (`PathText`): opened as the bytes it stands for.
     package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(FileCallError) -> Int32 {
-        try retrying("open", path) { Glibc.open(path, flags, mode) }
+        let bytes = PathText.filePath(path)
+        return try retrying("open", path) { bytes.withPlatformString { Glibc.open($0, flags, mode) } }
+    }
+
+    /// True when something exists at `path` (a path's text), following links, from `stat(2)`.
+    package static func exists(_ path: String) -> Bool {
+        (try? Stat(PathText.filePath(path))) != nil
     }
 
     /// Wraps `close(2)`. Not retried on `EINTR`: on Linux the descriptor is gone either way.
@@ -131,7 +137,8 @@ package enum FileCalls {
         for component in path.split(separator: "/") {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
             do throws(FileCallError) {
-                _ = try retrying("mkdir", prefix) { mkdir(prefix, mode) }
+                let bytes = PathText.filePath(prefix)
+                _ = try retrying("mkdir", prefix) { bytes.withPlatformString { mkdir($0, mode) } }
                 try syncDirectory(parent)
             } catch where error.errno == .fileExists {}
             parent = prefix

@@ -3,6 +3,7 @@ internal import Glibc
 #elseif canImport(Darwin)
 internal import Darwin
 #endif
+package import SystemPackage
 
 /// The one way Milepost reads a file it is given (a manifest, an `sql` step's file): open without
 /// blocking, check with `fstat` that it is a regular file within the size cap, read at most
@@ -10,7 +11,7 @@ internal import Darwin
 package enum RegularFileReader {
     /// Why a file was not read.
     package enum Failure: Error, Sendable, Hashable {
-        /// Missing, unreadable, or a directory.
+        /// Missing, unreadable, or a directory. `path` is the path's text (`PathText`).
         case unreadable(path: String, reason: String)
         /// Not a regular file (FIFO, device), or larger than the cap.
         case refused(path: String, reason: String)
@@ -18,9 +19,10 @@ package enum RegularFileReader {
 
     /// The bytes of the regular file at `path`; refuses a file larger than `maxBytes` (0 or more),
     /// whether `fstat` says so or the file grows while being read.
-    package static func contents(path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
+    package static func contents(path filePath: FilePath, maxBytes: Int) throws(Failure) -> [UInt8] {
+        let path = PathText.string(filePath)
         // O_NONBLOCK: opening a FIFO must not wait for a writer.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = filePath.withPlatformString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else {
             let code = errno
             if code == ENXIO { throw .refused(path: path, reason: "not a regular file (a socket or device)") }

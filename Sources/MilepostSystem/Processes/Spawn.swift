@@ -27,7 +27,7 @@ package enum Spawn {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
             posix_spawn_file_actions_adddup2(&actions, (stdout ?? .standardError).rawValue, 1),
             posix_spawn_file_actions_adddup2(&actions, stderr.rawValue, 2),
-            GNULibC.posixSpawnFileActionsAddChdir(&actions, directory),
+            PathText.filePath(directory).withPlatformString { GNULibC.posixSpawnFileActionsAddChdir(&actions, $0) },
         ]
         if let control {
             actionResults.append(posix_spawn_file_actions_adddup2(&actions, control.rawValue, ChildControl.descriptor))
@@ -105,14 +105,14 @@ package enum Spawn {
     private static func checkDirectory(_ directory: String) throws {
         let status: Stat
         do throws(Errno) {
-            status = try Stat(FilePath(directory))
+            status = try Stat(PathText.filePath(directory))
         } catch {
             throw ChildProcess.SpawnError.directory(directory, errno: error)
         }
         if status.type != .directory {
             throw ChildProcess.SpawnError.directory(directory, errno: .notDirectory)
         }
-        if access(directory, X_OK) != 0 {
+        if PathText.filePath(directory).withPlatformString({ access($0, X_OK) }) != 0 {
             throw ChildProcess.SpawnError.directory(directory, errno: Errno(rawValue: errno))
         }
     }

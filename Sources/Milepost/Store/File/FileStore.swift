@@ -1,14 +1,25 @@
 import Glibc
 import MilepostSystem
+public import SystemPackage
 
 /// The default store: a directory with `state.json`, `journal.jsonl` and `lock`.
 /// See docs/store.md for the file formats and guarantees.
 public struct FileStore: MilepostStore {
-    public let directory: String
-    public var location: String { directory }
+    /// The store's directory.
+    public let path: FilePath
+    /// The directory's text (`PathText`): what the file calls open.
+    private let directory: String
+    /// The directory for messages: a byte that is not UTF-8 shows as `\xFF`.
+    public var location: String { PathText.readable(directory) }
 
-    /// A store in `directory` (created on the first write, never by a read).
-    public init(directory: String) { self.directory = directory }
+    /// A store in the directory `path`, whatever its bytes (created on the first write, never by a read).
+    public init(path: FilePath) {
+        self.path = path
+        self.directory = PathText.string(path)
+    }
+
+    /// A store in `directory`, a Unicode path (created on the first write, never by a read).
+    public init(directory: String) { self.init(path: FilePath(directory)) }
 
     /// The directory, opened for reading; nil when it does not exist (nothing is stored yet).
     private func openedDirectory() throws -> StoreDirectory? {
