@@ -22,6 +22,7 @@ enum PreStart {
         OptionNames.maxManifestSize: { ByteCountArgument(argument: $0) != nil },
         OptionNames.lockTimeout: { DurationArgument(argument: $0) != nil },
         OptionNames.terminationGrace: { DurationArgument(argument: $0) != nil },
+        OptionNames.progressInterval: { DurationArgument(argument: $0) != nil },
         OptionNames.format: { ReportFormat(argument: $0) != nil },
         OptionNames.logLevel: { Logger.Level(argument: $0) != nil },
     ]

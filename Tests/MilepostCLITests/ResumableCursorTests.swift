@@ -114,3 +114,37 @@ import Testing
         #expect(result.stderr.contains("--from-start goes with --retry"), "\(result.stderr)")
     }
 }
+
+/// Cancellation an `exec` step can honour: SIGTERM to the runner reaches the step's process group;
+/// a step that commits its cursor on SIGTERM before exiting resumes exactly there.
+@Suite struct ExecCancellationCursorTests {
+    /// Counts up from `MILEPOST_RESUME_CURSOR`, one item per 20 ms; on SIGTERM writes the last item
+    /// done as its cursor and exits 143.
+    static let manifest = """
+        migrations:
+          1:
+            - name: exec
+              id: counter
+              resumable: true
+              with: {command: [sh, -c, 'i=${MILEPOST_RESUME_CURSOR:-0}; echo "$i" >> starts.txt; trap "echo cursor \\$i >&$MILEPOST_CONTROL_FD; exit 143" TERM; while [ $i -lt 200 ]; do i=$((i+1)); echo $i >> done.txt; if [ $i -eq 20 ] && [ -e hold ]; then touch held; while [ -e hold ]; do sleep 0.01; done; fi; done']}
+        """
+
+    @Test func aStepThatCommitsItsCursorOnSIGTERMResumesExactlyThere() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest, to: "milepost.yaml")
+        try work.write("", to: "hold")
+        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
+        #expect(ReliabilityFixture.eventually { work.exists("held") })
+        kill(process.processIdentifier, SIGTERM)
+        let stopped = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        #expect(stopped.status == 143, "\(stopped.stderr)")
+        let mark = try #require(try ReliabilityFixture.object(try work.read(".milepost/state.json"))["in_progress"] as? [String: Any])
+        #expect(mark["cursor"] as? String == "20")
+
+        try FileManager.default.removeItem(atPath: work.path + "/hold")
+        let next = try work.milepost.run("run", "--to", "1")
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try work.read("starts.txt") == "0\n20\n")
+        #expect(try work.read("done.txt").split(separator: "\n").compactMap { Int($0) } == Array(1...200))
+    }
+}

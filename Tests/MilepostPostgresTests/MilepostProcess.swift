@@ -6,6 +6,7 @@ import MilepostTestSupport
 struct MilepostProcess {
     let process: Process
     private let stderrPath: String
+    private let stdoutPath: String
 
     var pid: Int32 { process.processIdentifier }
 
@@ -14,6 +15,7 @@ struct MilepostProcess {
     init(_ arguments: [String], in directory: String) throws {
         let output = directory + "/milepost-" + UUID().uuidString
         stderrPath = output + ".err"
+        stdoutPath = output + ".out"
         for path in [output + ".out", stderrPath] {
             _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
@@ -32,6 +34,11 @@ struct MilepostProcess {
     func wait() throws -> (status: Int32, stderr: String) {
         process.waitUntilExit()
         return (process.terminationStatus, try String(contentsOfFile: stderrPath, encoding: .utf8))
+    }
+
+    /// What the process wrote on stdout so far.
+    func stdout() throws -> String {
+        try String(contentsOfFile: stdoutPath, encoding: .utf8)
     }
 
     /// Runs `milepost arguments…` to completion.

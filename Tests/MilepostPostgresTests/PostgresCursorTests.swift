@@ -96,3 +96,34 @@ struct PostgresCursorTests {
         #expect(try await TestServer.admin("SELECT string_agg(batch::text, ',' ORDER BY batch) FROM \"\(schema)\".items") == [["1,1,2,2,3,3,4,4,5,5"]])
     }
 }
+
+/// A running step's progress in the PostgreSQL store's state row, read by `milepost status` in
+/// another process (as on another host).
+@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+struct PostgresProgressTests {
+    @Test func statusFromAnotherProcessShowsTheRunningStepsProgress() async throws {
+        let url = TestServer.freshSchemaURL()
+        let directory = try TestDirectory()
+        try directory.write("""
+            migrations:
+              "1":
+                - {name: exec, id: long, with: {command: [sh, -c, 'echo "progress 42/200 copying" >&$MILEPOST_CONTROL_FD; echo x > reported; while [ -e hold ]; do sleep 0.01; done']}}
+            """, to: "milepost.yaml")
+        try directory.write("", to: "hold")
+        let runner = try MilepostProcess(["run", "--store", url, "--to", "1"], in: directory.path)
+        _ = try await directory.waitFor("reported")
+        let store = PostgresStore(url: url)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await store.readState()?.inProgress?.progress == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let status = try MilepostProcess(["status", "--store", url], in: directory.path)
+        #expect(try status.wait().status == 0)
+        try FileManager.default.removeItem(atPath: directory.path + "/hold")
+        #expect(try runner.wait().status == 0)
+        let text = try status.stdout()
+        #expect(text.contains("RUNNING"), "\(text)")
+        #expect(text.contains("  progress    42/200 (21%): copying\n"), "\(text)")
+        #expect(text.contains("  heartbeat   20"), "\(text)")
+    }
+}

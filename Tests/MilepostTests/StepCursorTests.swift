@@ -123,3 +123,54 @@ import Testing
         }
     }
 }
+
+/// `context.reportProgress`: every report reaches `RunOptions.onProgress`; the store gets the
+/// first at once and then at most one per `progressInterval`.
+@Suite struct StepProgressTests {
+    @Test func reportsAreThrottledForTheStoreButNotForTheTerminal() async throws {
+        let fixture = try RunnerFixture()
+        let seen = Mutex<[Int]>([])
+        let stored = Mutex<StepProgress?>(nil)
+        var registry = StepRegistry()
+        registry.register("counting") { [store = fixture.store] context in
+            for done in 1...50 { await context.reportProgress(done, of: 50, message: "item \(done)") }
+            let state = try await FileStore(path: store.path).readState()
+            stored.withLock { $0 = state?.inProgress?.progress }
+        }
+        let manifest = try fixture.manifest("migrations:\n  1:\n    - counting\n", registry: registry)
+        let report = try await fixture.run(manifest, to: "1") { options in
+            options.progressInterval = .seconds(3600)
+            options.onProgress = { event in
+                if case .stepProgress(_, let progress) = event { seen.withLock { $0.append(progress.completed) } }
+            }
+        }
+        #expect(report.outcome == .succeeded)
+        #expect(seen.withLock { $0 } == Array(1...50))
+        let first = try #require(stored.withLock { $0 })
+        #expect(first.completed == 1 && first.total == 50 && first.message == "item 1")
+        let records = try await fixture.journal().filter { $0.event == .stepProgress }
+        #expect(records.map(\.completed) == [1])
+        #expect(try await fixture.state()?.inProgress == nil)
+    }
+
+    @Test func aProgressLineOfAnExecStepIsParsed() async throws {
+        let fixture = try RunnerFixture()
+        let seen = Mutex<[String]>([])
+        let manifest = try fixture.manifest("""
+            migrations:
+              1:
+                - {name: exec, with: {command: [sh, -c, 'echo "progress 3/9 a b" >&3; echo "progress x/9" >&3; echo "progress 9/9" >&3']}}
+            """)
+        let report = try await fixture.run(manifest, to: "1") { options in
+            options.progressInterval = .zero
+            options.onProgress = { event in
+                if case .stepProgress(_, let progress) = event {
+                    seen.withLock { $0.append("\(progress.completed)/\(progress.total ?? -1) \(progress.message ?? "-")") }
+                }
+            }
+        }
+        #expect(report.outcome == .succeeded)
+        #expect(seen.withLock { $0 } == ["3/9 a b", "9/9 -"])
+        #expect(try await fixture.journal().filter { $0.event == .stepProgress }.map(\.completed) == [3, 9])
+    }
+}

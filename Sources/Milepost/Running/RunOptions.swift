@@ -11,7 +11,10 @@ public struct RunOptions: Sendable {
     public var terminationGrace: Duration = .seconds(25)
     /// Pause before a retry; doubled for each further retry.
     public var retryDelay: Duration = .seconds(1)
-    /// Called as steps start and finish, for progress output.
+    /// The least time between two writes of a step's progress to the store (state and a
+    /// `step-progress` journal record); the first report of an attempt is written at once.
+    public var progressInterval: Duration = .seconds(5)
+    /// Called as steps start, report progress and finish, for progress output.
     public var onProgress: (@Sendable (RunProgress) -> Void)?
 
     public init() {}

@@ -344,6 +344,15 @@ public struct Runner: Sendable {
     ) async -> (StepExecution.Outcome, durationMs: Int) {
         let reporting = StepReporting(
             commitCursor: { try await checkpoint.commitCursor($0) },
+            reportProgress: { [options, logger] completed, total, message in
+                do {
+                    guard let progress = try await checkpoint.reportProgress(
+                        completed, total: total, message: message, interval: options.progressInterval) else { return }
+                    options.onProgress?(.stepProgress(id: step.id, progress))
+                } catch {
+                    logger.warning("could not record the step's progress: \(error)")
+                }
+            },
             recordStderrTail: { await checkpoint.recordStderrTail($0) })
         let invocation = StepInvocation(
             id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,

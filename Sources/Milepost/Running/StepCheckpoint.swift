@@ -23,6 +23,10 @@ actor StepCheckpoint {
     private var openAttempt: Int?
     /// The tail of the step's stderr in the last attempt (`StepOutputTail`).
     private(set) var stderrTail: String?
+    /// The attempt's first progress report (when, and the count then), for the rate.
+    private var progressStart: (at: ContinuousClock.Instant, completed: Int)?
+    /// When the attempt's progress was last written to the store.
+    private var progressWritten: ContinuousClock.Instant?
 
     init(
         step: ManifestStep, store: any LockedStore, journal: RunJournal, transaction: (any TransactionalLockedStore)?,
@@ -43,6 +47,8 @@ actor StepCheckpoint {
     func begin(attempt: Int) async throws {
         let started = journal.record(.stepStarted, step: step.id, attempt: attempt, cursor: cursor)
         stderrTail = nil
+        progressStart = nil
+        progressWritten = nil
         if let transaction {
             try await transaction.beginStepTransaction()
             pending = [started]
@@ -67,6 +73,28 @@ actor StepCheckpoint {
         try await store.commit(state, journal: records)
         cursor = text
         try await transaction?.beginStepTransaction()
+    }
+
+    /// Takes the step's progress: always returned (for the terminal); written to the state with a
+    /// `step-progress` record when `interval` has passed since the last write (the first at once),
+    /// unless the step's work is in the store's transaction, whose commit would carry it.
+    /// - returns: nil once the attempt has ended.
+    func reportProgress(_ completed: Int, total: Int?, message: String?, interval: Duration) async throws -> StepProgress? {
+        guard let attempt = openAttempt else { return nil }
+        let now = ContinuousClock.now
+        let start = progressStart ?? (now, completed)
+        progressStart = start
+        let seconds = Double(DurationText.milliseconds(now - start.at)) / 1000
+        let rate = seconds > 0 && completed > start.completed ? Double(completed - start.completed) / seconds : nil
+        let progress = StepProgress(completed: completed, total: total, message: message, at: Timestamp.now(), rate: rate)
+        guard transaction == nil, state.inProgress != nil, progressWritten.map({ now - $0 >= interval }) ?? true else {
+            return progress
+        }
+        progressWritten = now
+        state.inProgress?.progress = progress
+        state.updatedAt = Timestamp.now()
+        try await store.commit(state, journal: [journal.record(.stepProgress, step: step.id, attempt: attempt, progress: progress)])
+        return progress
     }
 
     /// Keeps the tail of the step's stderr for the record that ends the attempt.

@@ -124,6 +124,8 @@ enum ExecStep {
             switch ExecControlLine(line) {
             case .cursor(let cursor):
                 do { try await context.commitCursor(cursor) } catch { refused = error }
+            case .progress(let completed, let total, let message):
+                await context.reportProgress(completed, of: total, message: message)
             case .unknown(let text):
                 context.logger.warning("ignored a control line: \(String(text.prefix(80)).escapingControlCharacters())")
             }

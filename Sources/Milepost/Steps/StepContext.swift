@@ -36,6 +36,15 @@ public struct StepContext<Parameters: Sendable>: Sendable {
 
     let reporting: StepReporting
 
+    /// Says how far the step got: `completed` units of `total` (when known), with an optional
+    /// message. The terminal shows a progress bar with rate and ETA; the store keeps the latest
+    /// report with the step (written at most every `RunOptions.progressInterval`, the first at
+    /// once) for `milepost status` on any host, and the journal a `step-progress` record each time.
+    /// Never throws: a report the store cannot take is dropped with a warning.
+    public func reportProgress(_ completed: Int, of total: Int? = nil, message: String? = nil) async {
+        await reporting.reportProgress(completed, total, message)
+    }
+
     /// Records how far the step got: `cursor` (an opaque text of at most 4 KiB of UTF-8) is durable
     /// in the store when this returns, and an attempt that resumes this step after an interruption or
     /// a failure gets it as `resumeCursor`. Commit a cursor only once the work before it is durable

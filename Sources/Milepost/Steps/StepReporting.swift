@@ -3,6 +3,8 @@
 struct StepReporting: Sendable {
     /// Makes a cursor durable in the store, then returns.
     var commitCursor: @Sendable (String) async throws -> Void
+    /// Records how far the step got: completed, total, message.
+    var reportProgress: @Sendable (Int, Int?, String?) async -> Void
     /// Keeps the tail of the step's stderr, stored with a failure or an interruption.
     var recordStderrTail: @Sendable (String) async -> Void
 }

@@ -7,6 +7,8 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case stepSucceeded = "step-succeeded"
         case stepFailed = "step-failed"
         case stepInterrupted = "step-interrupted"
+        /// A running step's progress (throttled: at most one per `RunOptions.progressInterval`).
+        case stepProgress = "step-progress"
         case runFinished = "run-finished"
         case baseline
         case resolved
@@ -48,12 +50,17 @@ public struct JournalRecord: Codable, Sendable, Equatable {
     /// For `step-failed` and `step-interrupted`: the tail of the step's stderr (`exec`), control
     /// characters escaped.
     public var stderr: String?
+    /// For `step-progress`: units done, units in all (when known), and the step's message.
+    public var completed: Int?
+    public var total: Int?
+    public var message: String?
 
     public init(
         time: Timestamp, run: String, event: Event, app: String? = nil, from: String? = nil,
         to: String? = nil, step: String? = nil, attempt: Int? = nil, durationMs: Int? = nil,
         error: String? = nil, outcome: Outcome? = nil, host: String? = nil, pid: Int32? = nil,
-        previousRun: String? = nil, cursor: String? = nil, stderr: String? = nil
+        previousRun: String? = nil, cursor: String? = nil, stderr: String? = nil,
+        completed: Int? = nil, total: Int? = nil, message: String? = nil
     ) {
         self.time = time
         self.run = run
@@ -71,6 +78,9 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         self.previousRun = previousRun
         self.cursor = cursor
         self.stderr = stderr
+        self.completed = completed
+        self.total = total
+        self.message = message
     }
 
     enum CodingKeys: String, CodingKey {
@@ -78,14 +88,14 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case durationMs = "duration_ms"
         case error, outcome, host, pid
         case previousRun = "previous_run"
-        case cursor, stderr
+        case cursor, stderr, completed, total, message
     }
 
     /// Records that must reach the disk before the run goes on.
     public var isDurable: Bool {
         switch event {
         case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline, .lockTakenOver: true
-        case .runStarted, .runFinished: false
+        case .runStarted, .runFinished, .stepProgress: false
         }
     }
 }

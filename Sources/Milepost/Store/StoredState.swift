@@ -72,6 +72,8 @@ public struct InProgressStep: Codable, Sendable, Equatable {
     public var cursor: String?
     /// The tail of the step's stderr when it was interrupted (`exec`), control characters escaped.
     public var stderr: String?
+    /// The step's last reported progress, written at most every `RunOptions.progressInterval`.
+    public var progress: StepProgress?
 
     public init(
         id: String, run: String, since: Timestamp, attempt: Int, host: String, pid: Int32, cursor: String? = nil,

@@ -28,6 +28,10 @@ extension MilepostCommand {
         var lockTimeout = DurationArgument(.seconds(60))
         @Option(name: .customLong(OptionNames.terminationGrace), help: "How long a cancelled step may take to stop before it is killed.")
         var terminationGrace = DurationArgument(.seconds(25))
+        @Option(
+            name: .customLong(OptionNames.progressInterval),
+            help: "The least time between two writes of a step's progress to the store (status, journal).")
+        var progressInterval = DurationArgument(.seconds(5))
         @Flag(name: .customLong(OptionNames.allowDowngrade), help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
         var allowDowngrade = false
         @Option(
@@ -45,6 +49,7 @@ extension MilepostCommand {
                 options.allowDowngrade = allowDowngrade
                 options.lockTimeout = lockTimeout.duration
                 options.terminationGrace = terminationGrace.duration
+                options.progressInterval = progressInterval.duration
                 let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY)
                 if format != .json { options.onProgress = progress.handle }
                 let ticker = format != .json ? Task { await progress.tick() } : nil

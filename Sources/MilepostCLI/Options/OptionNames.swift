@@ -11,6 +11,7 @@ enum OptionNames {
     static let dryRun = "dry-run"
     static let lockTimeout = "lock-timeout"
     static let terminationGrace = "termination-grace"
+    static let progressInterval = "progress-interval"
     static let allowDowngrade = "allow-downgrade"
     static let format = "format"
     static let logLevel = "log-level"

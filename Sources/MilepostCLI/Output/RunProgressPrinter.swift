@@ -13,6 +13,8 @@ final class RunProgressPrinter: Sendable {
         var label: String
         var started: ContinuousClock.Instant
         var lastPrinted: ContinuousClock.Instant
+        /// The step's last reported progress.
+        var progress: StepProgress?
     }
 
     let colored: Bool
@@ -32,6 +34,16 @@ final class RunProgressPrinter: Sendable {
             let now = ContinuousClock.now
             current.withLock { $0 = Current(label: label, started: now, lastPrinted: now) }
             if interactive { Terminal.errPartial("\(label) …") } else { Terminal.err("\(label) …") }
+        case .stepProgress(_, let progress):
+            let now = ContinuousClock.now
+            // A terminal's line follows the reports, redrawn at most ten times a second.
+            let line = current.withLock { step -> String? in
+                step?.progress = progress
+                guard let running = step, interactive, now - running.lastPrinted >= .milliseconds(100) else { return nil }
+                step?.lastPrinted = now
+                return Self.line(running, now: now, heartbeat: false)
+            }
+            if let line { Terminal.errPartial(Terminal.clearLine + line) }
         case .stepFinished(let result, let index, let total):
             current.withLock { $0 = nil }
             let status = switch result.status {
@@ -53,11 +65,18 @@ final class RunProgressPrinter: Sendable {
             let line = current.withLock { step -> String? in
                 guard let running = step, interactive || now - running.lastPrinted >= Self.heartbeatInterval else { return nil }
                 step?.lastPrinted = now
-                return Self.elapsed(running.label, now - running.started, heartbeat: !interactive)
+                return Self.line(running, now: now, heartbeat: !interactive)
             }
             guard let line else { continue }
             if interactive { Terminal.errPartial(Terminal.clearLine + line) } else { Terminal.err(line) }
         }
+    }
+
+    /// The running step's line: elapsed time, then its progress (with a bar on a terminal).
+    private static func line(_ running: Current, now: ContinuousClock.Instant, heartbeat: Bool) -> String {
+        let elapsed = elapsed(running.label, now - running.started, heartbeat: heartbeat)
+        guard let progress = running.progress else { return elapsed }
+        return elapsed + (heartbeat ? ", " : " " + ProgressText.bar(progress)) + ProgressText.summary(progress)
     }
 
     /// `[2/5] 2.7/compactDailys still running, 20.0 s` (a heartbeat line), or `[2/5] 2.7/compactDailys … 3.1 s`.

@@ -47,6 +47,10 @@ enum StatusText {
         if let step = report.running ?? report.interrupted {
             field(report.running == nil ? "interrupted" : "running",
                   "\(step.id), attempt \(step.attempt), since \(when(step.since)), pid \(step.pid) on \(step.host), run \(step.run)")
+            if let progress = step.progress {
+                field("progress", ProgressText.summary(progress))
+                field("heartbeat", when(progress.at))
+            }
             if let cursor = step.cursor { field("cursor", cursor) }
             if report.running == nil { stderr(step.stderr) }
         }
