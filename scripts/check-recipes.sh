@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 bin=${1:?usage: scripts/check-recipes.sh VENV_BIN}
 hooks=examples/hooks
 root=$(mktemp -d /tmp/milepost-recipes.XXXXXX)
-cleanup() { rm -rf "$root" milepost.yaml VERSION; }
+cleanup() { rm -rf "$root" milepost.yaml milepost.lock VERSION; }
 
 echo "recipes: actionlint $hooks/github-actions.yml"
 "$bin/actionlint" "$hooks/github-actions.yml"
@@ -36,15 +36,26 @@ findings=$(systemd-analyze verify --root="$root" titi.service 2>&1) || { echo "$
 [ -z "$findings" ] || { echo "$findings" >&2; echo "recipes: systemd-analyze verify reported the above" >&2; exit 1; }
 
 # The workflow's own steps, with this repository as the application: its example manifest as
-# milepost.yaml, 2.7 as VERSION, production at 2.0.
+# milepost.yaml with its milepost.lock committed, 2.7 as VERSION, production at 2.0.
 echo "recipes: running the steps of $hooks/github-actions.yml"
-if [ -e milepost.yaml ] || [ -e VERSION ]; then echo "recipes: milepost.yaml or VERSION exists here already" >&2; exit 1; fi
+if [ -e milepost.yaml ] || [ -e milepost.lock ] || [ -e VERSION ]; then
+    echo "recipes: milepost.yaml, milepost.lock or VERSION exists here already" >&2; exit 1
+fi
 trap cleanup EXIT
 cp manifests/example.yaml milepost.yaml
 echo 2.7 > VERSION
+swift build -c release --static-swift-stdlib --product milepost
+.build/release/milepost lock --manifest milepost.yaml
 summary=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest vars.PRODUCTION_VERSION=2.0)
 echo "$summary"
 for expected in "### \`milepost.yaml\`: ✅ valid" "### example: 2.0 → 2.7" "| \`2.1/remove-empty-dailys\` | Delete the empty daily records" "| \`2.7/rebuild-monthly-totals\` |"; do
     grep -qF -- "$expected" <<<"$summary" || { echo "recipes: the job summary lacks '$expected'" >&2; exit 1; }
 done
+# A pull request that edits a released step fails the job, at the lock check.
+sed -i '0,/^[0-9]/s/ [0-9a-f]\{16\}$/ 0000000000000000/' milepost.lock
+if failed=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest vars.PRODUCTION_VERSION=2.0 2>&1); then
+    echo "recipes: the workflow passed with a released step changed" >&2; exit 1
+fi
+grep -qF "'Released steps are unchanged' failed with exit status 65" <<<"$failed" \
+    || { echo "$failed" >&2; echo "recipes: the workflow did not fail at the lock check" >&2; exit 1; }
 echo "recipes: ok"

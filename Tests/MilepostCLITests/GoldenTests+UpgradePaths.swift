@@ -37,3 +37,21 @@ extension GoldenTests {
         try transcript.verify()
     }
 }
+
+extension GoldenTests {
+    /// `milepost lock` and `validate --locked` on an edited, a removed and an added step.
+    @Test func lockFile() throws {
+        let work = try WorkDirectory()
+        try work.write(LateStepTests.manifest(ManifestLockTests.released), to: "milepost.yaml")
+        var transcript = try GoldenTranscript("lock-file", in: work)
+        try transcript.milepost("lock")
+        try transcript.milepost("validate", "--locked")
+        try work.write(LateStepTests.manifest([("2.1", "a", ""), ("2.2", "c", ""), ("2.3", "d", "")])
+            .replacingOccurrences(of: "echo a", with: "echo A"), to: "milepost.yaml")
+        transcript.note("milepost.yaml edited: 2.1/a changed, 2.1/b removed, 2.3/d added")
+        try transcript.milepost("validate", "--locked")
+        try transcript.milepost("validate", "--locked", "--format", "json")
+        try transcript.milepost("validate", "--locked", "--format", "github")
+        try transcript.verify()
+    }
+}

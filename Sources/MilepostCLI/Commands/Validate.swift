@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Milepost
 
 extension MilepostCommand {
@@ -9,13 +10,16 @@ extension MilepostCommand {
                 Reports every problem at once, compiler-style, and exits 65 when there is any error. \
                 --strict also warns about registered steps the manifest never uses, and exits 65 on \
                 warnings too. --store also checks the manifest against that store's history: late \
-                steps (errors under 'late: fail'), drift and orphans (warnings).
+                steps (errors under 'late: fail'), drift and orphans (warnings). --locked also checks \
+                the manifest against milepost.lock (`milepost lock`): a locked step edited or removed \
+                is an error, a step not locked yet a warning.
 
                 Examples:
                   milepost validate --manifest manifests/app.yaml
                   milepost validate --manifest app.yaml --strict --format github   # in CI
                   milepost validate --format markdown >> "$GITHUB_STEP_SUMMARY"
                   milepost validate --store /var/lib/app/milepost   # late steps, drift, orphans
+                  milepost validate --locked --format github        # in CI: released steps unchanged
                 """)
 
         @OptionGroup var manifest: ManifestOptions
@@ -26,6 +30,9 @@ extension MilepostCommand {
             "Also check against this store's history: late steps, drift, orphans (a directory or postgres://…).",
             valueName: "store"))
         var store: String?
+        @Flag(help: "Also check against the lock file: a locked step edited or removed is an error.")
+        var locked = false
+        @OptionGroup var lock: LockFileOption
         @Option(help: "How to print the findings: github prints workflow annotations, markdown a job summary.")
         var format: DiagnosticFormat = .text
         @OptionGroup var logging: LoggingOptions
@@ -43,6 +50,7 @@ extension MilepostCommand {
                     (diagnostics, source) = (found, foundSource)
                 }
                 if let loaded, strict { diagnostics += loaded.unusedSteps(in: context.registry) }
+                if let loaded, locked { diagnostics += Self.lockFindings(loaded, path: lock.path(manifest: loaded.source.path)) }
                 if let loaded, let store {
                     let runner = Runner(store: try context.openStore(StoreOptions.spec(store)), logger: logging.makeLogger())
                     diagnostics += StoreAudit.findings(try await runner.status(manifest: loaded, to: nil), manifest: loaded)
@@ -52,7 +60,8 @@ extension MilepostCommand {
                 switch format {
                 case .json:
                     try JSONOutput.print(ValidateDocument(
-                        manifest: source.path, store: store, valid: failing.isEmpty, strict: strict, steps: stepCount,
+                        manifest: source.path, store: store, lockFile: locked ? loaded.map { lock.path(manifest: $0.source.path) } : nil,
+                        valid: failing.isEmpty, strict: strict, steps: stepCount,
                         diagnostics: diagnostics.map(DiagnosticDocument.init)))
                 case .markdown:
                     Terminal.out(ValidationMarkdown.render(
@@ -74,6 +83,16 @@ extension MilepostCommand {
                 }
                 if !failing.isEmpty { throw ExitStatus.invalidManifest.exit }
             }
+        }
+
+        /// What `--locked` finds: the lock file's own errors, then the manifest checked against it.
+        static func lockFindings(_ manifest: Manifest, path: String) -> [Diagnostic] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return [Diagnostic(.error, "cannot read the lock file \(path)", file: path, at: nil,
+                                   notes: [.init("write it with `milepost lock` and commit it with the manifest")])]
+            }
+            let (lock, errors) = ManifestLock.parse(String(decoding: data, as: UTF8.self), file: path)
+            return errors + lock.check(manifest, file: path)
         }
     }
 }

@@ -10,12 +10,14 @@ struct DiagnosticRenderer {
             ? Terminal.paint("error:", .red, colored: colored) : Terminal.paint("warning:", .yellow, colored: colored)
         let message = diagnostic.message.escapingControlCharacters()
         var lines = ["\(place(diagnostic.file, diagnostic.location.map { ($0.line, $0.column) })) \(severity) \(Terminal.paint(message, .bold, colored: colored))"]
-        if let location = diagnostic.location { lines += excerpt(line: location.line, column: location.column) }
+        // Only the manifest's lines are at hand: a finding in another file (the lock file) is not quoted.
+        let quotes = source?.path == diagnostic.file
+        if let location = diagnostic.location, quotes { lines += excerpt(line: location.line, column: location.column) }
         for note in diagnostic.notes {
             let label = Terminal.paint("note:", .cyan, colored: colored)
             if let location = note.location {
                 lines.append("\(place(diagnostic.file, (location.line, location.column))) \(label) \(note.message.escapingControlCharacters())")
-                lines += excerpt(line: location.line, column: location.column)
+                if quotes { lines += excerpt(line: location.line, column: location.column) }
             } else {
                 lines.append("\(label) \(note.message.escapingControlCharacters())")
             }

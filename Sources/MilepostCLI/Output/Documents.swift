@@ -10,6 +10,8 @@ struct ValidateDocument: Encodable {
     var manifest: String
     /// `--store`: the store the manifest was checked against.
     var store: String?
+    /// `--locked`: the lock file the manifest was checked against.
+    var lockFile: String?
     /// No errors (and, with `--strict`, no warnings).
     var valid: Bool
     var strict: Bool
