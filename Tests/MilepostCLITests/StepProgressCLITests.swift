@@ -43,5 +43,7 @@ import Testing
         let events = try ReliabilityFixture.journal(in: work).filter { $0["event"] as? String == "step-progress" }
         #expect(events.map { $0["completed"] as? Int } == [10, 30])
         #expect(events.last?["message"] as? String == "reindexing")
+        let history = try work.milepost.run("history")
+        #expect(history.stdout.contains("30/100: reindexing\n"), "\(history.stdout)")
     }
 }

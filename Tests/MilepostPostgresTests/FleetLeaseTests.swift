@@ -5,10 +5,12 @@ import Testing
 /// lock on a direct connection, the lease (asked for, or chosen because a pooler is detected).
 @Suite(.enabled(if: TestPooler.isConfigured, TestPooler.missing))
 struct FleetLeaseTests {
-    /// A step that, the first time, writes its shell's pid to `step.pid` and sleeps until killed;
-    /// the next time it only notes that it ran. Idempotent, so a new runner may run it again.
+    /// A step that, the first time, writes its shell's pid to `step.pid` and sleeps until killed (5
+    /// minutes, as `FleetProcessTests.sleeper`: longer than a test may be starved of the pool by the
+    /// blocking tests that run beside it); the next time it only notes that it ran. Idempotent, so a
+    /// new runner may run it again.
     static let firstTimeSleeper = #"""
-        {name: exec, id: slow, idempotent: true, with: {command: [sh, -c, 'if [ -e started ]; then echo again >> slow.log; else touch started; echo $$ > step.pid; exec sleep 60; fi']}}
+        {name: exec, id: slow, idempotent: true, with: {command: [sh, -c, 'if [ -e started ]; then echo again >> slow.log; else touch started; echo $$ > step.pid; exec sleep 300; fi']}}
         """#
 
     /// One route at a time: 50 runners hold up to 100 server connections (the test server allows 200).
@@ -101,7 +103,7 @@ struct FleetLeaseTests {
                 - {name: exec, id: gate, with: {command: [sh, -c, 'echo $$ > step.pid; while [ ! -e go ]; do sleep 0.05; done']}}
             """, to: "milepost.yaml")
         let follower = try MilepostProcess(
-            ["wait", "--store", url, "--to", "1.0", "--timeout", "60s", "--interval", "100ms"], in: directory.path)
+            ["wait", "--store", url, "--to", "1.0", "--timeout", "5m", "--interval", "100ms"], in: directory.path)
         let runner = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
         _ = try await directory.waitFor("step.pid")
         try await Task.sleep(for: .milliseconds(300))

@@ -153,6 +153,22 @@ import Testing
         #expect(try await fixture.state()?.inProgress == nil)
     }
 
+    @Test func aCursorCommitWritesTheLatestProgressToo() async throws {
+        let fixture = try RunnerFixture()
+        let stored = Mutex<StepProgress?>(nil)
+        var registry = StepRegistry()
+        registry.register("counting") { [store = fixture.store] context in
+            for done in 1...10 { await context.reportProgress(done, of: 10) }
+            try await context.commitCursor("10")
+            let state = try await FileStore(path: store.path).readState()
+            stored.withLock { $0 = state?.inProgress?.progress }
+        }
+        let manifest = try fixture.manifest("migrations:\n  1:\n    - counting\n", registry: registry)
+        let report = try await fixture.run(manifest, to: "1") { $0.progressInterval = .seconds(3600) }
+        #expect(report.outcome == .succeeded)
+        #expect(stored.withLock { $0 }?.completed == 10)
+    }
+
     @Test func aProgressLineOfAnExecStepIsParsed() async throws {
         let fixture = try RunnerFixture()
         let seen = Mutex<[String]>([])

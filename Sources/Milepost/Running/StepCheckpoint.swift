@@ -27,6 +27,8 @@ actor StepCheckpoint {
     private var progressStart: (at: ContinuousClock.Instant, completed: Int)?
     /// When the attempt's progress was last written to the store.
     private var progressWritten: ContinuousClock.Instant?
+    /// The attempt's last progress report, written with the next cursor too.
+    private var latestProgress: StepProgress?
 
     init(
         step: ManifestStep, store: any LockedStore, journal: RunJournal, transaction: (any TransactionalLockedStore)?,
@@ -49,6 +51,7 @@ actor StepCheckpoint {
         stderrTail = nil
         progressStart = nil
         progressWritten = nil
+        latestProgress = nil
         if let transaction {
             try await transaction.beginStepTransaction()
             pending = [started]
@@ -67,6 +70,7 @@ actor StepCheckpoint {
         guard let attempt = openAttempt else { throw CancellationError() }
         state.inProgress = state.inProgress ?? mark(attempt: attempt)
         state.inProgress?.cursor = text
+        if let latestProgress { state.inProgress?.progress = latestProgress }
         state.updatedAt = Timestamp.now()
         let records = pending
         pending = []
@@ -87,6 +91,7 @@ actor StepCheckpoint {
         let seconds = Double(DurationText.milliseconds(now - start.at)) / 1000
         let rate = seconds > 0 && completed > start.completed ? Double(completed - start.completed) / seconds : nil
         let progress = StepProgress(completed: completed, total: total, message: message, at: Timestamp.now(), rate: rate)
+        latestProgress = progress
         guard transaction == nil, state.inProgress != nil, progressWritten.map({ now - $0 >= interval }) ?? true else {
             return progress
         }

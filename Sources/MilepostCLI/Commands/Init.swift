@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Milepost
+import MilepostSystem
 
 extension MilepostCommand {
     struct Init: ContextualCommand {
@@ -24,19 +25,16 @@ extension MilepostCommand {
         func run(in context: CommandContext) async throws {
             let path = try manifest.path
             let bytes = Array(ManifestTemplate.starter(schemaFile: Self.schemaFile).utf8)
-            // O_EXCL: created here or not at all, even when another process writes the same name now.
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                let reason = errno == EEXIST ? "it exists already; edit it, or name another with --manifest"
-                    : String(cString: strerror(errno))
-                Terminal.err("milepost: not writing \(path.escapingControlCharacters()): \(reason)")
+            // Created here whole or not at all, even when another process writes the same name now.
+            do throws(FileCallError) {
+                try FileWriting.create(path, bytes, mode: 0o644)
+            } catch where error.errno == .fileExists && error.call == "open" {
+                Terminal.err("milepost: not writing \(path.escapingControlCharacters()): "
+                    + "it exists already; edit it, or name another with --manifest")
                 throw ExitStatus.usage.exit
-            }
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            guard written == bytes.count else {
-                Terminal.err("milepost: could not write \(path.escapingControlCharacters())")
-                throw ExitStatus.usage.exit
+            } catch {
+                Terminal.err("milepost: could not write \(path.escapingControlCharacters()): \(error.reason)")
+                throw ExitStatus.cannotWrite.exit
             }
             let flag = try manifest.named.map { " --manifest \($0)" } ?? ""
             let directory = (path as NSString).deletingLastPathComponent

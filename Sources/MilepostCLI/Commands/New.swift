@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Milepost
+import MilepostSystem
 
 extension MilepostCommand {
     struct New: ContextualCommand {
@@ -41,7 +42,13 @@ extension MilepostCommand {
                     Terminal.err("milepost: cannot add the step to \(path.escapingControlCharacters()): \(refusal)")
                     throw ExitStatus.invalidManifest.exit
                 }
-                try Data(edited.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                // Through a link to the file it names, keeping its mode and owner; atomically.
+                do throws(FileCallError) {
+                    try FileWriting.replace(path, with: Array(edited.utf8))
+                } catch {
+                    Terminal.err("milepost: could not write \(path.escapingControlCharacters()): \(error.reason)")
+                    throw ExitStatus.cannotWrite.exit
+                }
                 Terminal.out("added \(name.escapingControlCharacters()) under \(version.text) in \(path.escapingControlCharacters())")
                 // A step with required parameters needs its `with:` filled in: validation says what is missing.
                 _ = try Manifest.parse(ManifestSource(path: path, bytes: Array(edited.utf8)), registry: context.registry)

@@ -14,6 +14,8 @@ enum ExitStatus: Int32, CaseIterable {
     case invalidManifest = 65
     case manifestNotFound = 66
     case storeUnreachable = 69
+    /// `init` or `new` could not write the manifest (a full disk, no permission).
+    case cannotWrite = 73
     case storeIO = 74
     case lockTimeout = 75
 
@@ -29,6 +31,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .invalidManifest: "invalid manifest (or a warning under `validate --strict`, or a `late: fail` step)"
         case .manifestNotFound: "manifest not found"
         case .storeUnreachable: "store unreachable"
+        case .cannotWrite: "`init`/`new` could not write the manifest"
         case .storeIO: "state or journal I/O error"
         case .lockTimeout: "lock not acquired in time (`wait`: version not reached in time)"
         }

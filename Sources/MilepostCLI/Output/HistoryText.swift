@@ -24,7 +24,10 @@ enum HistoryText {
         let result = record.outcome.map { outcome in record.error.map { "\(outcome.rawValue): \($0)" } ?? outcome.rawValue } ?? record.error
         let takeover = record.previousRun.map { "took the lock over: the lease of run \($0) had expired" }
         let cursor = record.cursor.map { record.event == .resolved ? "keeps cursor \($0)" : "at cursor \($0)" }
-        let detail = [range, result, takeover, cursor].compactMap { $0 }.joined(separator: " ")
+        let progress = record.completed.map { done in
+            (record.total.map { "\(done)/\($0)" } ?? "\(done)") + (record.message.map { ": \($0)" } ?? "")
+        }
+        let detail = [range, result, takeover, cursor, progress].compactMap { $0 }.joined(separator: " ")
         return [
             record.time.text, record.run, record.event.rawValue, record.step ?? "",
             record.attempt.map { "#\($0)" } ?? "", record.durationMs.map { Elapsed.text(milliseconds: $0) } ?? "", detail,

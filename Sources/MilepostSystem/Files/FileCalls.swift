@@ -145,6 +145,47 @@ package enum FileCalls {
         }
     }
 
+    /// Wraps `rename(2)`; both are paths' texts.
+    package static func rename(_ source: String, to destination: String) throws(FileCallError) {
+        let (from, to) = (PathText.filePath(source), PathText.filePath(destination))
+        _ = try retrying("rename", destination) {
+            from.withPlatformString { from in to.withPlatformString { Glibc.rename(from, $0) } }
+        }
+    }
+
+    /// Wraps `unlink(2)`.
+    package static func remove(_ path: String) throws(FileCallError) {
+        let bytes = PathText.filePath(path)
+        _ = try retrying("unlink", path) { bytes.withPlatformString { unlink($0) } }
+    }
+
+    /// The path `path` names once every symbolic link in it is followed, absolute, from `realpath(3)`.
+    package static func resolvingLinks(_ path: String) throws(FileCallError) -> String {
+        let bytes = PathText.filePath(path)
+        guard let resolved = bytes.withPlatformString({ realpath($0, nil) }) else {
+            throw FileCallError(call: "realpath", path: path, errno: Errno(rawValue: Glibc.errno))
+        }
+        defer { free(resolved) }
+        return PathText.string(FilePath(platformString: resolved))
+    }
+
+    /// The mode, owner and group of an open file, from `fstat(2)`.
+    package static func ownership(_ descriptor: Int32, _ path: String) throws(FileCallError) -> (mode: mode_t, owner: uid_t, group: gid_t) {
+        try calling("fstat", path) {
+            let status = try FileDescriptor(rawValue: descriptor).stat()
+            return (status.permissions.rawValue, status.userID.rawValue, status.groupID.rawValue)
+        }
+    }
+
+    /// Gives an open file `owner` and `group` with `fchown(2)`, then `mode` with `fchmod(2)` (in
+    /// that order: a change of owner clears the set-user-ID bit).
+    package static func setOwnership(
+        _ descriptor: Int32, mode: mode_t, owner: uid_t, group: gid_t, _ path: String
+    ) throws(FileCallError) {
+        _ = try retrying("fchown", path) { fchown(descriptor, owner, group) }
+        _ = try retrying("fchmod", path) { fchmod(descriptor, mode) }
+    }
+
     // MARK: - Relative to a directory descriptor
 
     /// Wraps `openat(2)` relative to `directory`.
