@@ -74,7 +74,7 @@ let package = Package(
         // Upgrade scenarios for applications' tests: a temporary file store, a manifest, a run.
         .target(
             name: "MilepostTesting",
-            dependencies: ["Milepost"],
+            dependencies: ["Milepost", "MilepostSystem"],
             swiftSettings: strictSettings
         ),
         // Records the git commit a binary is built from, for `milepost --version`.

@@ -34,7 +34,7 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
 
     /// Returns when the lease is lost; the session lock is never lost this way (its loss shows at
     /// the next checkpoint, refused by the fence), so for it this returns only on cancellation.
-    nonisolated func lockLost() async -> StoreError? {
+    nonisolated func lockLost() async -> LockLoss? {
         if let heartbeat { return await heartbeat.lost() }
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
         return nil
@@ -117,12 +117,13 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
         return sessions.data
     }
 
-    /// The refusal, naming this run and the one that holds the lock now (from the lock row).
+    /// The refusal, naming this run and the one that took the lock after it: the run that
+    /// journaled taking it over from this one, else the one the lock row names.
     private func fenced() async -> StoreError {
-        let now = try? await LockRow.read(store.tables, on: data())?.run
+        let now = try? await LockRow.takenOver(from: run, store.tables, on: data())
         return .io(
             location: store.location,
-            reason: .other("checkpoint refused by the fence: run \(now.flatMap { $0 } ?? "?") took the lock after this run "
+            reason: .other("checkpoint refused by the fence: run \(now ?? "?") took the lock after this run "
                 + "(\(run)) lost it (its lock session was lost or its lease lapsed); nothing was written. "
                 + "Run `milepost status` to see the stored state"))
     }

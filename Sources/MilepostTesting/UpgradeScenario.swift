@@ -1,10 +1,13 @@
 import Foundation
 public import Milepost
+import MilepostSystem
 
 /// An upgrade in a test, in one expression (like Room's `MigrationTestHelper`): a real file store in
-/// a fresh temporary directory, seeded at a version (or fresh), a manifest given as text and a
-/// registry; `run(to:)` runs the real `Runner` and returns what a test asserts on. No mocks: the
-/// only thing touched is the temporary directory, removed when the scenario goes away.
+/// a fresh temporary directory, seeded at a version (or fresh, or with given steps completed), a
+/// manifest given as text or as a file, and a registry; `run(to:)` runs the real `Runner` and
+/// returns what a test asserts on, and `run(to:interruptingAt:)` stops a run at a step as a signal
+/// would, so that the next `run(to:)` shows the resumption rules. No mocks: the only thing touched
+/// is the temporary directory, removed when the scenario goes away.
 ///
 /// ```swift
 /// let result = try await UpgradeScenario(manifest: yaml, registry: registry, seededAt: Version("2.1")!)
@@ -12,35 +15,139 @@ public import Milepost
 /// #expect(result.ran == ["2.7/capRunawayDailys"])
 /// ```
 public final class UpgradeScenario: Sendable {
-    /// The temporary directory holding the manifest (`milepost.yaml`) and the store (`store/`).
+    /// The temporary directory holding the manifest (`milepost.yaml`), the files copied beside it,
+    /// and the store (`store/`). Steps resolve relative paths against it.
     public let directory: String
     /// The scenario's store: a `FileStore` in `directory/store`.
     public let store: FileStore
     let registry: StepRegistry
 
+    /// A scenario whose manifest is `manifest`'s text, written to `directory/milepost.yaml`.
     /// - Parameters:
-    ///   - manifest: the manifest's YAML text, written to `directory/milepost.yaml`.
-    ///   - seededAt: the stored version before the run (as `baseline` would set it); nil for a fresh store.
-    public init(manifest: String, registry: StepRegistry, seededAt version: Version? = nil) async throws {
+    ///   - seededAt: the stored version before the first run, as `baseline` sets it; nil for a
+    ///     fresh store (unless `completed` is given: then the manifest's baseline).
+    ///   - completed: ids of steps recorded as completed (with the manifest's fingerprints, so
+    ///     nothing drifts), as a run that stopped after them leaves the store.
+    /// - throws: the manifest's errors; `UpgradeScenarioError.unknownStep` for a `completed` id
+    ///   the manifest lacks.
+    public convenience init(
+        manifest: String, registry: StepRegistry, seededAt version: Version? = nil, completed: [String] = []
+    ) async throws {
+        try await self.init(registry: registry, seededAt: version, completed: completed) { directory in
+            try Data(manifest.utf8).write(to: URL(fileURLWithPath: directory + "/milepost.yaml"))
+        }
+    }
+
+    /// A scenario whose manifest is the file at `manifestFile` — the one your app ships — copied
+    /// to `directory/milepost.yaml`, with `files` (data your steps read or change, found relative to
+    /// the manifest) copied beside it, so the originals are never touched.
+    /// - Parameters:
+    ///   - seededAt, completed: as in `init(manifest:registry:seededAt:completed:)`.
+    public convenience init(
+        manifestFile: String, copying files: [String] = [], registry: StepRegistry, seededAt version: Version? = nil,
+        completed: [String] = []
+    ) async throws {
+        try await self.init(registry: registry, seededAt: version, completed: completed) { directory in
+            for file in [manifestFile] + files {
+                let name = file == manifestFile ? "milepost.yaml" : (file as NSString).lastPathComponent
+                try FileManager.default.copyItem(atPath: file, toPath: directory + "/" + name)
+            }
+        }
+    }
+
+    private init(
+        registry: StepRegistry, seededAt version: Version?, completed: [String],
+        writeFiles: (String) throws -> Void
+    ) async throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("milepost-scenario-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-        try Data(manifest.utf8).write(to: URL(fileURLWithPath: directory + "/milepost.yaml"))
         store = FileStore(directory: directory + "/store")
         self.registry = registry
-        if let version { _ = try await Runner(store: store).baseline(version) }
+        try writeFiles(directory)
+        if version != nil || !completed.isEmpty {
+            try await seed(at: version, completed: completed)
+        }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
+    /// The scenario's manifest, loaded with its registry.
+    public func manifest() throws -> Manifest {
+        try Manifest.load(path: directory + "/milepost.yaml", registry: registry)
+    }
+
     /// Runs the manifest's pending steps up to `target` with the real runner.
     public func run(to target: Version, options: RunOptions = RunOptions()) async throws -> UpgradeResult {
         let journalBefore = try await store.readJournal().count
-        let report = try await Runner(store: store, options: options).run(to: target) { [directory, registry] in
-            try Manifest.load(path: directory + "/milepost.yaml", registry: registry)
-        }
+        let report = try await Runner(store: store, options: options).run(to: target) { try self.manifest() }
         let journal = try await store.readJournal()
         return UpgradeResult(report: report, state: try await store.readState(), journal: Array(journal.dropFirst(journalBefore)))
+    }
+
+    /// Runs toward `target` and stops the run as SIGTERM to the runner would, the moment step `id`
+    /// starts: the step is cancelled before its body goes on, recorded in the store as
+    /// interrupted (left in progress, `step-interrupted` journaled), and no later step starts — the
+    /// state the next `run(to:)` meets after a crash at that step. Outcome `.interrupted`.
+    /// - throws: `UpgradeScenarioError.stepNeverStarted` when the run never started `id`.
+    public func run(to target: Version, interruptingAt id: String, options: RunOptions = RunOptions()) async throws -> UpgradeResult {
+        var options = options
+        let progress = options.onProgress
+        options.onProgress = { event in
+            progress?(event)
+            // Progress is reported on the run's own task: cancelling it is what a signal does.
+            if case .stepStarted(id, _, _, _) = event { withUnsafeCurrentTask { $0?.cancel() } }
+        }
+        let result = try await Task { [options] in try await self.run(to: target, options: options) }.value
+        guard result.report.steps.contains(where: { $0.id == id && $0.status == .interrupted }) else {
+            throw UpgradeScenarioError.stepNeverStarted(id, outcome: result.report.outcome)
+        }
+        return result
+    }
+
+    /// Records `version` as `baseline` does, then the `completed` steps as done (journaled as
+    /// `step-succeeded` of a run named `seed`).
+    private func seed(at version: Version?, completed ids: [String]) async throws {
+        let manifest = try manifest()
+        _ = try await Runner(store: store).baseline(version ?? manifest.baseline)
+        guard !ids.isEmpty else { return }
+        let steps = try ids.map { id in
+            guard let step = manifest.step(id: id) else { throw UpgradeScenarioError.unknownStep(id) }
+            return step
+        }
+        let run = "seed"
+        let locked = try await store.lock(
+            timeout: .seconds(10),
+            holder: LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: run))
+        do {
+            guard var state = try await locked.readState() else { preconditionFailure("baseline wrote no state") }
+            state.completed += steps.map { CompletedStep(id: $0.id, at: Timestamp.now(), run: run, fingerprint: $0.fingerprint) }
+            state.updatedAt = Timestamp.now()
+            try await locked.commit(state, journal: steps.map {
+                JournalRecord(
+                    time: Timestamp.now(), run: run, event: .stepSucceeded, step: $0.id, attempt: 1, durationMs: 0,
+                    host: ProcessIdentity.host, pid: ProcessIdentity.pid)
+            })
+        } catch {
+            await locked.release()
+            throw error
+        }
+        await locked.release()
+    }
+}
+
+/// A scenario used in a way that cannot describe a real upgrade.
+public enum UpgradeScenarioError: Error, Equatable, CustomStringConvertible {
+    /// A step to seed as completed is not in the manifest.
+    case unknownStep(String)
+    /// `run(to:interruptingAt:)` never started the step (it is not pending for the target).
+    case stepNeverStarted(String, outcome: RunReport.Outcome)
+
+    public var description: String {
+        switch self {
+        case .unknownStep(let id): "the manifest has no step \(id) to seed as completed"
+        case .stepNeverStarted(let id, let outcome): "the run never started \(id) (it ended \(outcome.rawValue))"
+        }
     }
 }
 

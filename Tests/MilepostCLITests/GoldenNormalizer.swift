@@ -10,15 +10,21 @@ struct GoldenNormalizer {
         gethostname(&buffer, buffer.count - 1)
         return String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
     }()
+    /// Other text that changes from one test run to the next, with its placeholder: replaced first.
+    let replacements: [(text: String, placeholder: String)]
     private var runs: [String: String] = [:]
     private var pids: [String: String] = [:]
 
-    init(work: String) { self.work = work }
+    init(work: String, replacing replacements: [(text: String, placeholder: String)] = []) {
+        self.work = work
+        self.replacements = replacements
+    }
 
     /// `columns`: collapse runs of spaces to two, for tables whose column widths follow the
     /// (varying) lengths of what was replaced.
     mutating func normalize(_ text: String, columns: Bool = false) -> String {
-        var text = text.replacingOccurrences(of: work, with: "<work>")
+        var text = replacements.reduce(text) { $0.replacingOccurrences(of: $1.text, with: $1.placeholder) }
+        text = text.replacingOccurrences(of: work, with: "<work>")
         text = text.replacing(#/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3}Z|[+-]\d{4})/#, with: "<time>")
         text = text.replacing(#/\d+ (s|min|h|days) ago/#, with: "<age> ago")
         text = text.replacing(#/\b(\d+ h \d\d min|\d+ min \d\d s|\d+\.\d s|\d+ ms)\b/#, with: "<duration>")

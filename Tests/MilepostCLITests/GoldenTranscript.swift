@@ -16,10 +16,11 @@ struct GoldenTranscript {
     private var text = ""
     private let schema: JSONSchema
 
-    init(_ name: String, in work: WorkDirectory) throws {
+    /// - parameter replacements: text of this test run (a server's address) and its placeholder.
+    init(_ name: String, in work: WorkDirectory, replacing replacements: [(text: String, placeholder: String)] = []) throws {
         self.name = name
         self.work = work
-        normalizer = GoldenNormalizer(work: work.path)
+        normalizer = GoldenNormalizer(work: work.path, replacing: replacements)
         schema = try JSONSchema()
     }
 

@@ -83,6 +83,8 @@ import Testing
         #expect(try work.milepost.run("validate").status == 0)  // without the store, nothing is late
         let history = try work.milepost.run("history")
         #expect(history.stdout.contains("late-refused"))
+        // A readiness gate does not call ready a store whose next run refuses, even at its version.
+        #expect(try work.milepost.run("status", "--to", "2.2", "--check").status == 4)
     }
 
     @Test func aStepsOwnLatePolicyWinsOverTheManifests() throws {

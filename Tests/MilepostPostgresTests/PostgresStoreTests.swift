@@ -89,6 +89,24 @@ struct PostgresStoreTests {
         #expect(try await store.readJournal().map(\.event) == [.baseline])
     }
 
+    /// The lock row keeps no copy of the fencing generation (the fence is `state.generation`); a
+    /// store whose `lease` table still has the `generation` column of earlier builds works as before.
+    @Test(arguments: ["session", "lease"])
+    func theLockRowHasNoGenerationAndAStoreThatStillHasTheColumnWorks(lock: String) async throws {
+        let store = PostgresStore(url: TestServer.freshSchemaURL() + "&milepost_lock=\(lock)")
+        try await store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a")).release()
+        let columns = try await TestServer.admin(
+            "SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM information_schema.columns "
+                + "WHERE table_schema = $1 AND table_name = 'lease'", [store.tables.name])
+        #expect(columns == [["singleton,kind,run,pid,host,since,backend_pid,expires_at"]])
+
+        try await TestServer.admin("ALTER TABLE \(store.tables.lease) ADD COLUMN generation bigint")
+        let locked = try await store.lock(timeout: .zero, holder: TestServer.holder(run: "run-b"))
+        try await locked.commit(ConformanceStore.state, journal: [])
+        await locked.release()
+        #expect(try await store.readState() == ConformanceStore.state)
+    }
+
     @Test func storesInDifferentSchemasLockIndependently() async throws {
         let one = try await PostgresStore(url: TestServer.freshSchemaURL()).lock(timeout: .zero, holder: TestServer.holder(run: "a"))
         let odd = PostgresStore(url: TestServer.url ?? "", schema: "we\"ird schema \(TestServer.uniqueName())")

@@ -20,7 +20,7 @@ import Testing
     ) async throws -> ChildProcess.Result {
         try await ChildProcess.run(
             arguments, environment: environment ?? self.environment, directory: directory ?? self.directory.path,
-            killGrace: killGrace, stderrTailBytes: stderrTailBytes)
+            killGrace: StopGrace(killGrace), stderrTailBytes: stderrTailBytes)
     }
 
     // MARK: - Termination

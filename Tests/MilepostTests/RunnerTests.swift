@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Milepost
+import MilepostTesting
 import Testing
 
 @Suite struct RunnerTests {
@@ -206,48 +207,52 @@ import Testing
 
     @Test func anInterruptedStepBlocksUntilResolved() async throws {
         let fixture = try RunnerFixture()
-        let manifest = try fixture.manifest(Self.upgrade)
-        try await simulateCrash(in: fixture, during: "2.1/second", version: "2.0", completed: ["2.1/note"])
+        let scenario = try await UpgradeScenario(manifest: Self.upgrade, registry: fixture.registry)
+        _ = try await scenario.run(to: Version("2.1")!, interruptingAt: "2.1/second")
+        #expect(fixture.ran == ["2.1/note"])
+        fixture.clearCalls()
 
-        let blocked = try await fixture.run(manifest, to: "2.1")
-        #expect(blocked.outcome == .blocked)
-        #expect(blocked.interrupted?.id == "2.1/second")
-        #expect(blocked.interrupted?.pid == 999_999)
+        let blocked = try await scenario.run(to: Version("2.1")!)
+        #expect(blocked.report.outcome == .blocked)
+        #expect(blocked.report.interrupted?.id == "2.1/second")
+        #expect(blocked.report.interrupted?.pid == getpid())
         #expect(fixture.ran == [])
 
-        await #expect(throws: Runner.MaintenanceError.self) { try await fixture.runner().resolve("2.1/note", .retry) }
-        _ = try await fixture.runner().resolve("2.1/second", .done)
-        let resumed = try await fixture.run(manifest, to: "2.1")
-        #expect(resumed.outcome == .succeeded)
+        let runner = Runner(store: scenario.store)
+        await #expect(throws: Runner.MaintenanceError.self) { try await runner.resolve("2.1/note", .retry) }
+        _ = try await runner.resolve("2.1/second", .done)
+        let resumed = try await scenario.run(to: Version("2.1")!)
+        #expect(resumed.report.outcome == .succeeded)
         #expect(fixture.ran == [])
-        let state = try #require(try await fixture.state())
-        #expect(state.completed.last?.via == "resolved")
-        #expect(try await fixture.journal().contains { $0.event == .resolved && $0.outcome?.rawValue == "done" })
+        #expect(resumed.state?.completed.last?.via == "resolved")
+        #expect(try await scenario.store.readJournal().contains { $0.event == .resolved && $0.outcome?.rawValue == "done" })
     }
 
     @Test func resolveRetryRunsTheStepAgain() async throws {
         let fixture = try RunnerFixture()
-        let manifest = try fixture.manifest(Self.upgrade)
-        try await simulateCrash(in: fixture, during: "2.1/second", version: "2.0", completed: ["2.1/note"])
-        _ = try await fixture.runner().resolve("2.1/second", .retry)
-        let report = try await fixture.run(manifest, to: "2.1")
-        #expect(report.outcome == .succeeded)
+        let scenario = try await UpgradeScenario(manifest: Self.upgrade, registry: fixture.registry)
+        _ = try await scenario.run(to: Version("2.1")!, interruptingAt: "2.1/second")
+        fixture.clearCalls()
+        _ = try await Runner(store: scenario.store).resolve("2.1/second", .retry)
+        let report = try await scenario.run(to: Version("2.1")!)
+        #expect(report.report.outcome == .succeeded)
         #expect(fixture.ran == ["2.1/second"])
     }
 
     @Test func anInterruptedIdempotentStepRunsAgain() async throws {
         let fixture = try RunnerFixture()
-        let manifest = try fixture.manifest("""
+        let scenario = try await UpgradeScenario(manifest: """
             migrations:
               1:
                 - name: sleepSafely
                   with: {duration: 1ms}
                 - name: note
                   idempotent: true
-            """)
-        try await simulateCrash(in: fixture, during: "1/note", version: "0", completed: ["1/sleepSafely"])
-        let report = try await fixture.run(manifest, to: "1")
-        #expect(report.outcome == .succeeded)
+            """, registry: fixture.registry)
+        _ = try await scenario.run(to: Version("1")!, interruptingAt: "1/note")
+        fixture.clearCalls()
+        let report = try await scenario.run(to: Version("1")!)
+        #expect(report.report.outcome == .succeeded)
         #expect(fixture.ran == ["1/note"])
     }
 
@@ -291,20 +296,6 @@ import Testing
         #expect(seen.withLock { $0 } == [Seen(id: "2.10/peek", name: "look", threshold: "2.10", from: "0", to: "v3", attempt: 1,
                                              directory: fixture.scratch.root)])
         #expect(try await fixture.state()?.version.text == "v3")
-    }
-
-    /// Leaves the store as a process killed during `step` would: the step in progress, the lock free.
-    private func simulateCrash(
-        in fixture: RunnerFixture, during step: String, version: String, completed: [String] = []
-    ) async throws {
-        let locked = try await fixture.store.lock(timeout: .seconds(1), holder: StoreFixture.holder())
-        let state = StoredState(
-            app: nil, version: Version(version)!,
-            completed: completed.map { CompletedStep(id: $0, at: Timestamp("2026-01-01T00:00:00.000Z")!, run: "dead", fingerprint: "") },
-            inProgress: InProgressStep(id: step, run: "dead", since: Timestamp("2026-01-01T00:00:00.000Z")!, attempt: 1, host: "gone", pid: 999_999),
-            updatedAt: Timestamp("2026-01-01T00:00:00.000Z")!)
-        try await locked.commit(state, journal: [])
-        await locked.release()
     }
 
     private func waitUntil(_ condition: () -> Bool) async throws {

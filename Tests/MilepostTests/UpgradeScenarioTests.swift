@@ -17,16 +17,29 @@ struct UpgradeScenarioTests {
           3.0: [{name: note, with: {tag: three}}]
         """
 
-    @Test func aStoreSeededAt20RunsOnlyTheStepsAboveItInOrderWithTheirParameters() async throws {
-        let tags = Mutex<[String]>([])
-        var registry = StepRegistry()
-        registry.register("note", parameters: Tag.self) { context in tags.withLock { $0.append(context.parameters.tag) } }
+    /// The tags of the steps that ran, in order.
+    final class Tags: Sendable {
+        let list = Mutex<[String]>([])
+        var all: [String] { list.withLock { $0 } }
+    }
 
-        let scenario = try await UpgradeScenario(manifest: Self.manifest, registry: registry, seededAt: Version("2.0")!)
+    /// A registry whose `note` step (idempotent) records its tag, and whose `once` step (not idempotent) does too.
+    static func registry(recording tags: Tags) -> StepRegistry {
+        var registry = StepRegistry()
+        registry.register("note", parameters: Tag.self, idempotent: true) { context in
+            tags.list.withLock { $0.append(context.parameters.tag) }
+        }
+        registry.register("once", parameters: Tag.self) { context in tags.list.withLock { $0.append(context.parameters.tag) } }
+        return registry
+    }
+
+    @Test func aStoreSeededAt20RunsOnlyTheStepsAboveItInOrderWithTheirParameters() async throws {
+        let tags = Tags()
+        let scenario = try await UpgradeScenario(manifest: Self.manifest, registry: Self.registry(recording: tags), seededAt: Version("2.0")!)
         let result = try await scenario.run(to: Version("2.1")!)
         #expect(result.report.outcome == .succeeded)
         #expect(result.ran == ["2.1/first", "2.1/second"])
-        #expect(tags.withLock { $0 } == ["a", "b"])
+        #expect(tags.all == ["a", "b"])
         #expect(result.state?.version == Version("2.1"))
         #expect(result.state?.completed.map(\.id) == ["2.1/first", "2.1/second"])
         #expect(result.journal.first?.event == .runStarted && result.journal.last?.outcome?.rawValue == "succeeded")
@@ -37,10 +50,126 @@ struct UpgradeScenarioTests {
     }
 
     @Test func aFreshStoreRunsFromTheManifestsBaseline() async throws {
-        var registry = StepRegistry()
-        registry.register("note", parameters: Tag.self) { _ in }
-        let result = try await UpgradeScenario(manifest: Self.manifest, registry: registry).run(to: Version("3.0")!)
+        let result = try await UpgradeScenario(manifest: Self.manifest, registry: Self.registry(recording: Tags()))
+            .run(to: Version("3.0")!)
         #expect(result.ran == ["2.0/note", "2.1/first", "2.1/second", "3.0/note"])
         #expect(result.report.from == Version("1.0"))
+    }
+
+    @Test func seededCompletedStepsDoNotRunAgainAndDoNotDrift() async throws {
+        let tags = Tags()
+        let scenario = try await UpgradeScenario(
+            manifest: Self.manifest, registry: Self.registry(recording: tags), seededAt: Version("2.0")!,
+            completed: ["2.1/first"])
+        let seeded = try #require(try await scenario.store.readState())
+        #expect(seeded.version == Version("2.0"))
+        #expect(seeded.completed.map(\.id) == ["2.1/first"])
+
+        let result = try await scenario.run(to: Version("3.0")!)
+        #expect(result.ran == ["2.1/second", "3.0/note"])
+        #expect(tags.all == ["b", "three"])
+        #expect(result.state?.completed.map(\.id) == ["2.1/first", "2.1/second", "3.0/note"])
+        let status = try await Runner(store: scenario.store).status(manifest: try scenario.manifest(), to: Version("3.0"))
+        #expect(status.drift.isEmpty)
+        #expect(status.verdict(hasTarget: true) == .ok)
+
+        await #expect(throws: UpgradeScenarioError.unknownStep("9/nope")) {
+            _ = try await UpgradeScenario(manifest: Self.manifest, registry: Self.registry(recording: Tags()), completed: ["9/nope"])
+        }
+    }
+
+    @Test func aManifestFileIsCopiedWithItsDataAndTheOriginalsAreNotTouched() async throws {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-source-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        try "migrations:\n  \"1\": [{name: exec, id: append, with: {command: [sh, -c, 'echo ran >> data.txt']}}]\n"
+            .write(toFile: source + "/app.yaml", atomically: false, encoding: .utf8)
+        try "original\n".write(toFile: source + "/data.txt", atomically: false, encoding: .utf8)
+
+        let scenario = try await UpgradeScenario(
+            manifestFile: source + "/app.yaml", copying: [source + "/data.txt"], registry: .standard)
+        let result = try await scenario.run(to: Version("1")!)
+        #expect(result.ran == ["1/append"])
+        #expect(try String(contentsOfFile: scenario.directory + "/data.txt", encoding: .utf8) == "original\nran\n")
+        #expect(try String(contentsOfFile: source + "/data.txt", encoding: .utf8) == "original\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: source).sorted() == ["app.yaml", "data.txt"])
+    }
+
+    @Test func interruptingAtAStepLeavesItInProgressAndTheNextRunStopsAtItUnlessIdempotent() async throws {
+        let tags = Tags()
+        let scenario = try await UpgradeScenario(manifest: """
+            migrations:
+              "1":
+                - {name: once, id: a, with: {tag: a}}
+                - {name: once, id: b, with: {tag: b}}
+                - {name: once, id: c, with: {tag: c}}
+            """, registry: Self.registry(recording: tags))
+        let interrupted = try await scenario.run(to: Version("1")!, interruptingAt: "1/b")
+        #expect(interrupted.report.outcome == .interrupted)
+        #expect(interrupted.ran == ["1/a"])
+        #expect(tags.all == ["a"])
+        #expect(interrupted.state?.inProgress?.id == "1/b")
+        #expect(interrupted.journal.suffix(2).map(\.event) == [.stepInterrupted, .runFinished])
+        #expect(try await scenario.store.lockHolder() == nil)
+
+        let next = try await scenario.run(to: Version("1")!)
+        #expect(next.report.outcome == .blocked)
+        #expect(next.report.interrupted?.id == "1/b")
+        #expect(next.ran == [])
+
+        await #expect(throws: UpgradeScenarioError.stepNeverStarted("1/a", outcome: .blocked)) {
+            _ = try await scenario.run(to: Version("1")!, interruptingAt: "1/a")
+        }
+    }
+
+    // The example of docs/library.md, "Testing upgrades" (kept identical by the test below it).
+    @Test func anInterruptedIdempotentStepRunsAgainOnTheNextLaunch() async throws {
+        struct Tag: Decodable, Sendable { var tag: String }
+        let ran = Mutex<[String]>([])
+        var registry = StepRegistry()
+        registry.register("note", parameters: Tag.self, idempotent: true) { context in
+            ran.withLock { $0.append(context.parameters.tag) }
+        }
+        let manifest = """
+            app: shop
+            migrations:
+              2.1: [{name: note, id: first, with: {tag: a}}]
+              2.7: [{name: note, id: reindex, with: {tag: b}}, {name: note, id: notify, with: {tag: c}}]
+            """
+
+        // A store at 2.1, as users of the previous release have it.
+        let scenario = try await UpgradeScenario(manifest: manifest, registry: registry, seededAt: Version("2.1")!)
+        // The app is killed while 2.7/reindex runs: the store records it as interrupted.
+        let killed = try await scenario.run(to: Version("2.7")!, interruptingAt: "2.7/reindex")
+        #expect(killed.report.outcome == .interrupted)
+        #expect(killed.state?.inProgress?.id == "2.7/reindex")
+
+        // The next launch runs it again (it is idempotent), then the rest, in order.
+        let next = try await scenario.run(to: Version("2.7")!)
+        #expect(next.report.outcome == .succeeded)
+        #expect(next.ran == ["2.7/reindex", "2.7/notify"])
+        #expect(ran.withLock { $0 } == ["b", "c"])
+        #expect(next.state?.version == Version("2.7"))
+        #expect(next.state?.completed.map(\.id) == ["2.7/reindex", "2.7/notify"])
+    }
+
+    /// Every Swift block of docs/library.md that names this file is a piece of it, character for
+    /// character (after removing its indentation): the documented examples compile and pass.
+    @Test func theLibraryPagesExamplesAreInThisFile() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let repository = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let page = try String(contentsOf: repository.appendingPathComponent("docs/library.md"), encoding: .utf8)
+        let source = Self.dedentedLines(try String(contentsOf: here, encoding: .utf8))
+        let blocks = page.components(separatedBy: "```swift\n// Tests/MilepostTests/UpgradeScenarioTests.swift\n").dropFirst()
+            .map { Self.dedentedLines($0.components(separatedBy: "\n```")[0]) }
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            let found = source.indices.contains { start in Array(source.dropFirst(start).prefix(block.count)) == block }
+            #expect(found, "docs/library.md shows code that is not in UpgradeScenarioTests.swift:\n\(block.joined(separator: "\n"))")
+        }
+    }
+
+    private static func dedentedLines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 }

@@ -30,7 +30,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TiTiKitTests",
-            dependencies: ["TiTiKit", "titi-migrate"],
+            dependencies: ["TiTiKit", "titi-migrate", .product(name: "MilepostTesting", package: "Milepost")],
             swiftSettings: strictSettings
         ),
     ]

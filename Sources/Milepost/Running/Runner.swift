@@ -36,8 +36,9 @@ public struct Runner: Sendable {
             let state = try await store.readState()
             return try await dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
         }
-        return try await withLock(app: manifest.app) { locked, journal in
-            try await runLocked(manifest, to: target, on: locked, journal: journal, seenVersion: seen?.version.text)
+        let grace = StopGrace(options.terminationGrace)
+        return try await withLock(app: manifest.app, stopGrace: grace) { locked, journal in
+            try await runLocked(manifest, to: target, on: locked, journal: journal, grace: grace, seenVersion: seen?.version.text)
         }
     }
 
@@ -57,9 +58,10 @@ public struct Runner: Sendable {
     }
 
     /// Takes the store's lock for `body` and releases it however `body` ends. When the lock can
-    /// expire (`ExpiringLockedStore`) and is lost, `body` is cancelled and the loss is thrown.
+    /// expire (`ExpiringLockedStore`) and is lost, `stopGrace` is shortened to what the loss leaves,
+    /// `body` is cancelled and the loss is thrown.
     func withLock<Result: Sendable>(
-        app: String?, _ body: @escaping @Sendable (any LockedStore, RunJournal) async throws -> Result
+        app: String?, stopGrace: StopGrace? = nil, _ body: @escaping @Sendable (any LockedStore, RunJournal) async throws -> Result
     ) async throws -> Result {
         let journal = RunJournal(run: RunJournal.newRunID(), app: app)
         let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
@@ -67,7 +69,7 @@ public struct Runner: Sendable {
         do {
             let result: Result
             if let expiring = locked as? any ExpiringLockedStore {
-                result = try await Self.racing(body: { try await body(locked, journal) }, against: expiring)
+                result = try await Self.racing(body: { try await body(locked, journal) }, against: expiring, stopGrace: stopGrace)
             } else {
                 result = try await body(locked, journal)
             }
@@ -81,15 +83,16 @@ public struct Runner: Sendable {
 
     private enum Race<Result: Sendable>: Sendable {
         case finished(Result)
-        case lost(StoreError)
+        case lost(LockLoss)
         case watchEnded
     }
 
-    /// Runs `body` while watching the lock; a lost lock cancels `body`, waits for it to stop (its
-    /// step is journaled as interrupted if the fence still lets it write) and throws the loss, or
-    /// the store error `body` stopped with.
+    /// Runs `body` while watching the lock; a lost lock shortens `stopGrace` to what the loss
+    /// leaves, cancels `body`, waits for it to stop (its step is journaled as interrupted if the
+    /// fence still lets it write) and throws the loss, or the store error `body` stopped with.
     private static func racing<Result: Sendable>(
-        body: @escaping @Sendable () async throws -> Result, against locked: any ExpiringLockedStore
+        body: @escaping @Sendable () async throws -> Result, against locked: any ExpiringLockedStore,
+        stopGrace: StopGrace?
     ) async throws -> Result {
         try await withThrowingTaskGroup(of: Race<Result>.self) { group in
             group.addTask { .finished(try await body()) }
@@ -100,6 +103,7 @@ public struct Runner: Sendable {
                     group.cancelAll()
                     return result
                 case .lost(let lost):
+                    stopGrace?.shorten(to: lost.stopWithin)
                     // The body's own store error (the fence refusing its last checkpoint) says more.
                     group.cancelAll()
                     do {
@@ -107,7 +111,7 @@ public struct Runner: Sendable {
                     } catch let error as StoreError {
                         throw error
                     } catch {}
-                    throw lost
+                    throw lost.error
                 case .watchEnded:
                     continue
                 }
@@ -182,7 +186,8 @@ public struct Runner: Sendable {
     // MARK: - Applying
 
     private func runLocked(
-        _ manifest: Manifest, to target: Version, on locked: any LockedStore, journal: RunJournal, seenVersion: String?
+        _ manifest: Manifest, to target: Version, on locked: any LockedStore, journal: RunJournal, grace: StopGrace,
+        seenVersion: String?
     ) async throws -> RunReport {
         let state = try await locked.readState()
         let plan = try await plan(manifest, state: state, to: target)
@@ -235,7 +240,7 @@ public struct Runner: Sendable {
                 }
                 let result = try await apply(
                     step, plan: plan, directory: manifest.directory, position: (offset + 1, steps.count),
-                    state: &current, on: locked, journal: journal)
+                    state: &current, on: locked, journal: journal, grace: grace)
                 results.append(result)
                 options.onProgress?(.stepFinished(result, index: offset + 1, total: steps.count))
                 guard result.status == .succeeded else {
@@ -259,7 +264,7 @@ public struct Runner: Sendable {
     /// cancelled, or the retry policy gives up. An attempt resumes at the step's last durable cursor.
     private func apply(
         _ step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int), state: inout StoredState,
-        on locked: any LockedStore, journal: RunJournal
+        on locked: any LockedStore, journal: RunJournal, grace: StopGrace
     ) async throws -> RunReport.StepResult {
         if let mark = state.inProgress, mark.id == step.id {
             if let cursor = mark.cursor, step.resumable {
@@ -274,7 +279,7 @@ public struct Runner: Sendable {
         do {
             let result = try await attempts(
                 of: step, plan: plan, directory: directory, position: position, checkpoint: checkpoint, on: locked,
-                journal: journal)
+                journal: journal, grace: grace)
             state = await checkpoint.state
             return result
         } catch {
@@ -285,7 +290,7 @@ public struct Runner: Sendable {
 
     private func attempts(
         of step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int),
-        checkpoint: StepCheckpoint, on locked: any LockedStore, journal: RunJournal
+        checkpoint: StepCheckpoint, on locked: any LockedStore, journal: RunJournal, grace: StopGrace
     ) async throws -> RunReport.StepResult {
         var stepLogger = logger
         stepLogger[metadataKey: "step"] = "\(step.id)"
@@ -303,7 +308,7 @@ public struct Runner: Sendable {
             stepLogger.info("step started", metadata: ["attempt": "\(attempt)"])
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
             let (outcome, durationMs) = await self.attempt(
-                step, number: attempt, plan: plan, directory: directory, on: locked, checkpoint: checkpoint,
+                step, number: attempt, plan: plan, directory: directory, on: locked, checkpoint: checkpoint, grace: grace,
                 logger: stepLogger)
             let error: String
             switch outcome {
@@ -340,7 +345,7 @@ public struct Runner: Sendable {
     /// One attempt of `step`'s body with its timeout: how it ended, and how long it took.
     private func attempt(
         _ step: ManifestStep, number attempt: Int, plan: Plan, directory: String, on locked: any LockedStore,
-        checkpoint: StepCheckpoint, logger: Logger
+        checkpoint: StepCheckpoint, grace: StopGrace, logger: Logger
     ) async -> (StepExecution.Outcome, durationMs: Int) {
         let reporting = StepReporting(
             commitCursor: { try await checkpoint.commitCursor($0) },
@@ -356,12 +361,12 @@ public struct Runner: Sendable {
             recordStderrTail: { await checkpoint.recordStderrTail($0) })
         let invocation = StepInvocation(
             id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
-            logger: logger, manifestDirectory: directory, terminationGrace: options.terminationGrace, store: locked,
+            logger: logger, manifestDirectory: directory, stopGrace: grace, store: locked,
             resumeCursor: await checkpoint.cursor, reporting: reporting,
             secrets: step.secrets)
         let clock = ContinuousClock()
         let startedAt = clock.now
-        let outcome = await StepExecution.run(timeout: step.timeout, grace: options.terminationGrace) {
+        let outcome = await StepExecution.run(timeout: step.timeout, grace: grace) {
             try await step.definition.body(invocation, step.parameters)
         }
         return (outcome, DurationText.milliseconds(clock.now - startedAt))

@@ -1,7 +1,8 @@
+import MilepostSystem
 import Synchronization
 
 /// Runs one attempt of a step's body with its timeout, and gives up on a body that ignores
-/// cancellation once `grace` has passed.
+/// cancellation once `grace` (as it is when the attempt is stopped) has passed.
 enum StepExecution {
     enum Outcome: Sendable {
         case succeeded
@@ -12,7 +13,7 @@ enum StepExecution {
     }
 
     static func run(
-        timeout: Duration?, grace: Duration, _ body: @escaping @Sendable () async throws -> Void
+        timeout: Duration?, grace: StopGrace, _ body: @escaping @Sendable () async throws -> Void
     ) async -> Outcome {
         let attempt = Attempt(grace: grace)
         return await withTaskCancellationHandler {
@@ -35,9 +36,9 @@ enum StepExecution {
         }
 
         private let state = Mutex(State())
-        private let grace: Duration
+        private let grace: StopGrace
 
-        init(grace: Duration) { self.grace = grace }
+        init(grace: StopGrace) { self.grace = grace }
 
         func start(
             continuation: CheckedContinuation<Outcome, Never>, timeout: Duration?,
@@ -77,7 +78,7 @@ enum StepExecution {
             guard let work else { return }
             work?.cancel()
             let deadline = Task {
-                try? await Task.sleep(for: grace)
+                try? await Task.sleep(for: grace.duration)
                 if !Task.isCancelled { self.finish(reason) }
             }
             state.withLock { $0.timers.append(deadline) }

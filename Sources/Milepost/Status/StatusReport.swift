@@ -27,6 +27,8 @@ public struct StatusReport: Sendable {
     public let state: StoredState?
     public let lastRun: LastRun?
     public let lockHolder: LockHolder?
+    /// The last run took the lock over from a run whose lease had lapsed (PostgreSQL lease lock).
+    public let takeOver: LockTakeOver?
     /// With a manifest: the plan to the target (or to the stored version when no target is given).
     public let plan: Plan?
     public let drift: [Drift]
@@ -53,7 +55,8 @@ extension Runner {
     /// Reads the state, the journal and the lock, and compares them with `manifest` if given. Writes nothing.
     public func status(manifest: Manifest?, to target: Version?) async throws -> StatusReport {
         let state = try await store.readState()
-        let lastRun = try await lastRun()
+        let tail = try await journalTail() ?? []
+        let lastRun = Self.lastRun(in: tail)
         let holder = try await store.lockHolder()
         var plan: Plan?
         var drift: [StatusReport.Drift] = []
@@ -73,17 +76,20 @@ extension Runner {
             orphans = Self.orphans(of: state, in: manifest)
         }
         var report = StatusReport(
-            store: store.location, state: state, lastRun: lastRun, lockHolder: holder, plan: plan,
+            store: store.location, state: state, lastRun: lastRun, lockHolder: holder,
+            takeOver: lastRun.flatMap { LockTakeOver.of(run: $0.run, in: tail) }, plan: plan,
             drift: drift)
         report.orphans = orphans
         return report
     }
 
-    /// The last run, from the end of the journal: the last 256 records, then 16 times more until
-    /// a `run-started` is among them, so a long journal costs nothing. A journal line that is not
-    /// a record is logged as a warning and the last run is unknown: the journal is the log, the
-    /// state decides, so `status --check` (a readiness gate) answers from the state.
-    func lastRun() async throws -> StatusReport.LastRun? {
+    /// The end of the journal, back to the last run's start and the record before it (a
+    /// `lock-taken-over` precedes its run's `run-started`): the last 256 records, then 16 times
+    /// more until a `run-started` is among them after the first, so a long journal costs nothing.
+    /// A journal line that is not a record is logged as a warning and the last run is unknown (nil):
+    /// the journal is the log, the state decides, so `status --check` (a readiness gate) answers
+    /// from the state.
+    func journalTail() async throws -> [JournalRecord]? {
         var count = 256
         while true {
             let tail: [JournalRecord]
@@ -94,7 +100,7 @@ extension Runner {
                 logger.warning("the last run is unknown: \(error)")
                 return nil
             }
-            if tail.count < count || tail.contains(where: { $0.event == .runStarted }) { return Self.lastRun(in: tail) }
+            if tail.count < count || tail.dropFirst().contains(where: { $0.event == .runStarted }) { return tail }
             count *= 16
         }
     }

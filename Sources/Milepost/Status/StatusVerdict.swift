@@ -27,6 +27,11 @@ extension StatusReport {
     }
 
     /// The readiness rule of `status --check`: nothing is pending for the target (no step to run,
-    /// no failed or interrupted step). Meaningful with a manifest and a target.
-    public var isReady: Bool { pending.isEmpty }
+    /// no failed or interrupted step), and a run would not refuse (a late step under `late: fail`,
+    /// a required stop). Meaningful with a manifest and a target.
+    public var isReady: Bool {
+        guard pending.isEmpty else { return false }
+        guard let plan else { return true }
+        return plan.lateRefused.isEmpty && plan.requiredStop == nil
+    }
 }

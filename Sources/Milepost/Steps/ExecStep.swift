@@ -94,7 +94,7 @@ enum ExecStep {
         do {
             result = try await ChildProcess.run(
                 context.parameters.command, environment: environment, directory: directory,
-                killGrace: context.terminationGrace, secrets: context.secrets.all,
+                killGrace: context.stopGrace, secrets: context.secrets.all,
                 control: ChildControl(
                     onLine: { input.yield($0) }, onEnd: { input.finish() }, onExit: { text in tail.text.withLock { $0 = text } }))
         } catch {

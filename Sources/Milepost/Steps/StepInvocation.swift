@@ -1,4 +1,5 @@
 import Logging
+import MilepostSystem
 
 /// Everything about one attempt of one step except its typed parameters.
 struct StepInvocation: Sendable {
@@ -10,7 +11,7 @@ struct StepInvocation: Sendable {
     var attempt: Int
     var logger: Logger
     var manifestDirectory: String
-    var terminationGrace: Duration
+    var stopGrace: StopGrace
     var store: any LockedStore
     var resumeCursor: String?
     var reporting: StepReporting
@@ -20,6 +21,7 @@ struct StepInvocation: Sendable {
         StepContext(
             id: id, name: name, threshold: threshold, from: from, to: to, parameters: parameters,
             attempt: attempt, logger: logger, manifestDirectory: manifestDirectory,
-            terminationGrace: terminationGrace, store: store, resumeCursor: resumeCursor, reporting: reporting, secrets: secrets)
+            terminationGrace: stopGrace.duration, stopGrace: stopGrace, store: store, resumeCursor: resumeCursor,
+            reporting: reporting, secrets: secrets)
     }
 }

@@ -206,6 +206,13 @@ struct StatusDocument: Encodable {
         var currentFingerprint: String
     }
 
+    struct TakeOver: Encodable {
+        var run: String
+        var previousRun: String
+        var at: Timestamp
+        var step: String?
+    }
+
     struct Orphan: Encodable {
         var id: String
         var completedAt: Timestamp
@@ -233,6 +240,7 @@ struct StatusDocument: Encodable {
     var failed: FailedStep?
     var lastRun: LastRun?
     var lockHolder: LockHolder?
+    var takeOver: TakeOver?
     var to: String?
     var pending: [String]?
     var drift: [Drift]?
@@ -258,6 +266,7 @@ struct StatusDocument: Encodable {
                     pid: $0.pid, from: $0.from, to: $0.to)
         }
         lockHolder = report.lockHolder
+        takeOver = report.takeOver.map { TakeOver(run: $0.run, previousRun: $0.previousRun, at: $0.at, step: $0.step) }
         if let plan = report.plan {
             to = plan.to.text
             pending = report.pending.map(\.id)

@@ -3,6 +3,7 @@ import Milepost
 /// What `milepost status` says about the library's verdict: a one-line headline, and what to type next.
 struct StatusAdvice {
     let verdict: StatusVerdict
+    /// The verdict as a sentence, after what a lock take-over did when the last run took the lock over.
     let headline: String
     /// Commands or actions, most urgent first.
     let next: [String]
@@ -17,27 +18,28 @@ struct StatusAdvice {
         let idempotent = { (id: String) in steps.first { $0.id == id }?.idempotent == true }
         let resumes = { (mark: InProgressStep) in steps.first { $0.id == mark.id }?.runsAgain(afterInterruption: mark) == true }
         verdict = report.verdict(hasTarget: target != nil)
+        var sentence: String
         switch verdict {
         case .running:
             if let step = report.running {
-                headline = "a run is in progress: \(step.id) (attempt \(step.attempt)) in pid \(step.pid) on \(step.host)"
+                sentence = "a run is in progress: \(step.id) (attempt \(step.attempt)) in pid \(step.pid) on \(step.host)"
                 next.append("wait for it; `\(hint.milepost("history", "--run", step.run))` shows what it did so far")
             } else {
                 let holder = report.lockHolder
-                headline = "a run holds the lock: \(holder.map(String.init(describing:)) ?? "?")"
+                sentence = "a run holds the lock: \(holder.map(String.init(describing:)) ?? "?")"
                 next.append("wait for it; `\(hint.milepost("history", "--run", holder?.run ?? "?"))` shows what it did so far")
             }
         case .interrupted:
             let id = report.interrupted?.id ?? "?"
             if let mark = report.interrupted, let cursor = mark.cursor, resumes(mark), !idempotent(id) {
-                headline = "\(id) was interrupted; it is resumable and the next run resumes it at its cursor \(cursor)"
+                sentence = "\(id) was interrupted; it is resumable and the next run resumes it at its cursor \(cursor)"
                 next.append("`\(run)`")
                 next.append("or, to start it over: `\(hint.milepost("resolve", id, "--retry", "--from-start"))`")
             } else if idempotent(id) {
-                headline = "\(id) was interrupted; it is idempotent and runs again on the next run"
+                sentence = "\(id) was interrupted; it is idempotent and runs again on the next run"
                 next.append("`\(run)`")
             } else {
-                headline = "\(id) was interrupted and is not idempotent: runs stop at it (exit 2) until it is resolved"
+                sentence = "\(id) was interrupted and is not idempotent: runs stop at it (exit 2) until it is resolved"
                 next.append("check what \(id) did, then either:")
                 next.append("  `\(hint.milepost("resolve", id, "--done"))`   if its work is complete (or you completed it by hand)")
                 next.append("  `\(hint.milepost("resolve", id, "--retry"))`  to run it again on the next run")
@@ -45,18 +47,27 @@ struct StatusAdvice {
         case .failed:
             let failed = report.state?.failed
             let id = failed?.id ?? "?"
-            headline = "\(id): \(failed?.error ?? "?")"
+            sentence = "\(id): \(failed?.error ?? "?")"
             next.append("fix the cause, then `\(run)`: it resumes at \(id)")
             next.append("or, if you did its work by hand: `\(hint.milepost("resolve", id, "--done"))`")
         case .pending:
             let plan = report.plan
-            headline = "\(counted(report.pending.count, "step")) to run from \(plan?.from.text ?? "?") to \(plan?.to.text ?? "?")"
+            sentence = "\(counted(report.pending.count, "step")) to run from \(plan?.from.text ?? "?") to \(plan?.to.text ?? "?")"
             next.append("`\(run)`")
         case .empty:
-            headline = "nothing has run on this store yet"
+            sentence = "nothing has run on this store yet"
         case .ok:
-            headline = report.plan.map { target != nil ? "up to date for \($0.to)" : "at \($0.from), nothing unfinished" }
+            sentence = report.plan.map { target != nil ? "up to date for \($0.to)" : "at \($0.from), nothing unfinished" }
                 ?? "at \(report.state?.version.text ?? "?"), nothing unfinished"
+        }
+        if let takeOver = report.takeOver {
+            sentence = "run \(takeOver.previousRun) lost its lease at \(takeOver.at), run \(takeOver.run) took over; " + sentence
+            let history = "`\(hint.milepost("history", "--run", takeOver.previousRun))`"
+            next.append(takeOver.step.map {
+                "run \(takeOver.previousRun) was cut off while running \($0), whose work may be partly done: \(history) shows what "
+                    + "it recorded (the fence refused all it tried to write after the take-over)"
+            } ?? "\(history) shows what run \(takeOver.previousRun) recorded before it lost its lease (the fence refused all it "
+                + "tried to write after the take-over)")
         }
         if report.state == nil, verdict != .running {
             next.append("if this host already has the effects of earlier steps: `\(hint.milepost("baseline", "VERSION"))`")
@@ -81,6 +92,7 @@ struct StatusAdvice {
         if let plan = report.plan, let stop = plan.requiredStop {
             next.append("install the release for \(stop.version) first and run it to \(stop.version): runs from \(plan.from) to \(plan.to) are refused (exit 5)")
         }
+        headline = sentence
         self.next = next
         hasTarget = target != nil
     }

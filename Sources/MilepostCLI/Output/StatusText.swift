@@ -44,6 +44,10 @@ enum StatusText {
             field("last run", "none recorded")
         }
         field("lock", report.lockHolder.map { "held by \($0)" } ?? "free")
+        if let takeOver = report.takeOver {
+            field("taken over", "by run \(takeOver.run) at \(when(takeOver.at)) from run \(takeOver.previousRun), whose lease had lapsed"
+                + (takeOver.step.map { " while it ran \($0)" } ?? ""))
+        }
         if let step = report.running ?? report.interrupted {
             field(report.running == nil ? "interrupted" : "running",
                   "\(step.id), attempt \(step.attempt), since \(when(step.since)), pid \(step.pid) on \(step.host), run \(step.run)")

@@ -38,8 +38,7 @@ struct AdvisoryLock: Sendable {
                 SELECT EXISTS (\(Self.heldLocks) AND k.pid = pg_backend_pid()) AS held
             ), claimed AS (
                 UPDATE \(schema.lease) SET kind = 'session', run = $3, pid = $4::integer, host = $5, since = $6,
-                    backend_pid = pg_backend_pid(), expires_at = NULL,
-                    generation = (SELECT generation + 1 FROM \(schema.state))
+                    backend_pid = pg_backend_pid(), expires_at = NULL
                 WHERE (run IS NULL OR kind = 'session' OR expires_at < now()) AND (SELECT held FROM mine)
                 RETURNING 1
             ), fenced AS (

@@ -35,8 +35,10 @@ final class LeaseHeartbeat: Sendable {
     /// The time after which the holder gives up: two thirds of the lease after the last renewal.
     private var giveUp: Duration { lease.duration * 2 / 3 }
 
-    /// Returns the reason once the lease is lost; nil when the calling task is cancelled first.
-    func lost() async -> StoreError? {
+    /// Returns the reason once the lease is lost, with the time left to stop the running step:
+    /// a third of the lease (what is left of it when the holder gives up renewing); nil when the
+    /// calling task is cancelled first.
+    func lost() async -> LockLoss? {
         while !Task.isCancelled {
             let (renewed, takenOver) = state.withLock { $0 }
             if takenOver {
@@ -53,11 +55,13 @@ final class LeaseHeartbeat: Sendable {
         return nil
     }
 
-    private func lostError(_ why: String) -> StoreError {
-        .io(
-            location: settings.location,
-            reason: .other("lost the lock of run \(run): \(why); the running step was cancelled. "
-                + "See `milepost status` for what to do next"))
+    private func lostError(_ why: String) -> LockLoss {
+        LockLoss(
+            error: .io(
+                location: settings.location,
+                reason: .other("lost the lock of run \(run): \(why); the running step was cancelled. "
+                    + "See `milepost status` for what to do next")),
+            stopWithin: lease.duration / 3)
     }
 
     private func renew(starting first: PostgresSession) async {

@@ -43,8 +43,7 @@ struct LeaseLock: Sendable {
                 SELECT run, kind = 'lease' AND expires_at < now() AS lapsed FROM \(schema.lease)
             ), claimed AS (
                 UPDATE \(schema.lease) l SET kind = 'lease', run = $3, pid = $4::integer, host = $5, since = $6,
-                    backend_pid = NULL, expires_at = now() + $7::interval,
-                    generation = (SELECT generation + 1 FROM \(schema.state))
+                    backend_pid = NULL, expires_at = now() + $7::interval
                 WHERE l.run IS NULL OR (l.kind = 'lease' AND l.expires_at < now())
                     OR (l.kind = 'session' AND NOT EXISTS (\(AdvisoryLock.heldLocks) AND k.pid = l.backend_pid))
                 RETURNING 1

@@ -22,13 +22,25 @@ struct LockRow: Sendable {
         return LockRow(leaseHolder: holder, run: row[4])
     }
 
+    /// The run that took the lock after `run` lost it: the one whose `lock-taken-over` record
+    /// names `run` (a lapsed lease), else the one the row names now; nil when neither is known.
+    static func takenOver(from run: String, _ schema: PostgresSchema, on session: PostgresSession) async throws -> String? {
+        let sql = """
+            SELECT COALESCE(
+                (SELECT j.run FROM \(schema.journal) j
+                 WHERE j.event = 'lock-taken-over' AND j.record->>'previous_run' = $1 ORDER BY j.seq DESC LIMIT 1),
+                (SELECT l.run FROM \(schema.lease) l WHERE l.run <> $1))
+            """
+        return try await session.query(sql, [run]).first?[0]
+    }
+
     /// Frees the row if `run` still holds it (either kind). Best effort: a lease lapses anyway, and
     /// a session lock's row counts as free once its session is gone.
     static func release(_ schema: PostgresSchema, run: String, on session: PostgresSession) async {
         _ = try? await session.query(
             """
             UPDATE \(schema.lease) SET kind = NULL, run = NULL, pid = NULL, host = NULL, since = NULL,
-                generation = NULL, backend_pid = NULL, expires_at = NULL
+                backend_pid = NULL, expires_at = NULL
             WHERE run = $1
             """, [run])
     }

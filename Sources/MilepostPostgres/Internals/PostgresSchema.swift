@@ -79,7 +79,6 @@ struct PostgresSchema: Sendable {
             pid integer,
             host text,
             since text,
-            generation bigint,
             backend_pid integer,
             expires_at timestamptz
         );

@@ -27,7 +27,7 @@ package struct ChildProcess {
     /// `environment` as its whole environment, in `directory`. Its stdout goes to our stderr (copied
     /// by us when that is a pipe); its stderr is copied to our stderr and its tail kept. Output
     /// that cannot be written (our stderr closed, its reader gone) is dropped; the child runs on. On task cancellation the child's
-    /// process group gets SIGTERM, then SIGKILL after `killGrace`, and this throws `CancellationError`.
+    /// process group gets SIGTERM, then SIGKILL after `killGrace` (as it is when cancelled), and this throws `CancellationError`.
     ///
     /// A task already cancelled spawns nothing. The PATH searched is `environment["PATH"]`, else ours.
     /// Once the child has exited, this waits up to a second more for its stderr to close, then
@@ -41,7 +41,7 @@ package struct ChildProcess {
     /// - throws: `SpawnError` when the child cannot be started, `CancellationError` when cancelled.
     package static func run(
         _ arguments: [String], environment: [String: String], directory: String,
-        killGrace: Duration, stderrTailBytes: Int = 4096, secrets: [String] = [], control: ChildControl? = nil
+        killGrace: StopGrace, stderrTailBytes: Int = 4096, secrets: [String] = [], control: ChildControl? = nil
     ) async throws -> Result {
         let redactor = Redactor(secrets)
         try Task.checkCancellation()
@@ -89,7 +89,7 @@ package struct ChildProcess {
         return try await withTaskCancellationHandler {
             try await watch.result()
         } onCancel: {
-            watch.cancel(killGrace: killGrace)
+            watch.cancel(killGrace: killGrace.duration)
         }
     }
 }

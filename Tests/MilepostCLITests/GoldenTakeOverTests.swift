@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// Pins what `status` says after a run lost its lease and another took over (Tests/Golden/takeover.txt),
+/// on a real PostgreSQL through a real PgBouncer in transaction mode (`MILEPOST_TEST_PGBOUNCER_URL`).
+@Suite(.enabled(
+    if: pgbouncer != nil,
+    "MILEPOST_TEST_PGBOUNCER_URL is not set; start PgBouncer with scripts/pgbouncer-test-server.sh start DIR PG_URL"))
+struct GoldenTakeOverTests {
+    /// A holder is frozen (SIGSTOP) mid-step; its 2 s lease lapses; the next run takes the lock over
+    /// and stops at the interrupted step; the frozen run, continued, is refused by the fence.
+    @Test func takeover() throws {
+        let server = try #require(pgbouncer)
+        let schema = "golden_takeover_\(UUID().uuidString.prefix(8).lowercased())"
+        let store = "\(server)?milepost_schema=\(schema)&milepost_lease=2s"
+        let work = try WorkDirectory()
+        try work.write(GoldenTests.execSteps([("1", "migrate", "[sh, -c, 'echo $$ > step.pid; touch started; exec sleep 60']")]),
+                       to: "milepost.yaml")
+        var transcript = try GoldenTranscript(
+            "takeover", in: work, replacing: [(server, "postgres://<pgbouncer>"), (schema, "<schema>")])
+        let holderArguments = ["run", "--to", "1", "--store", store]
+        let (holder, stdout, stderr) = try work.milepost.start(holderArguments)
+        var finished = false
+        defer {
+            if !finished {
+                kill(holder.processIdentifier, SIGKILL)
+                kill(holder.processIdentifier, SIGCONT)
+                work.killOrphanedStep()
+                _ = MilepostBinary.finish(holder, stdout, stderr)
+            }
+        }
+        for _ in 0..<3000 where !work.exists("started") { usleep(10_000) }
+        kill(holder.processIdentifier, SIGSTOP)
+        transcript.note("milepost run --to 1 --store STORE started in the background, frozen with SIGSTOP during its step")
+        try transcript.milepost("run", "--to", "1", "--store", store, "--lock-timeout", "30s")
+        try transcript.milepost("status", "--to", "1", "--store", store)
+        try transcript.milepost("status", "--to", "1", "--store", store, "--format", "json")
+        transcript.note("SIGCONT to the frozen run")
+        kill(holder.processIdentifier, SIGCONT)
+        transcript.record(holderArguments, MilepostBinary.finish(holder, stdout, stderr))
+        finished = true
+        try transcript.milepost("history", "--store", store)
+        try transcript.milepost("resolve", "1/migrate", "--retry", "--store", store)
+        try transcript.milepost("status", "--to", "1", "--store", store)
+        try transcript.verify()
+    }
+}
+
+private let pgbouncer = ProcessInfo.processInfo.environment["MILEPOST_TEST_PGBOUNCER_URL"]
