@@ -17,6 +17,7 @@ enum PreStart {
     static let options: [String: (@Sendable (String) -> Bool)?] = [
         OptionNames.store: nil,
         OptionNames.manifest: nil,
+        OptionNames.envFile: nil,
         OptionNames.to: { Version(argument: $0) != nil },
         OptionNames.maxManifestSize: { ByteCountArgument(argument: $0) != nil },
         OptionNames.lockTimeout: { DurationArgument(argument: $0) != nil },

@@ -5,12 +5,21 @@
 /// from plain scalars whose core-schema value fits; `Duration` from `250ms`, `30s`, `5m`, `1h`.
 /// A mapping key the type never asks for is an error ("unknown parameter", with "did you mean").
 public struct YAMLNodeDecoder: Sendable {
-    public init() {}
+    /// Rewrites the text of a `String` value being decoded from `node` (variable substitution); an
+    /// error it throws is reported at the node, after the value's coding path.
+    public typealias StringTransform = @Sendable (_ text: String, _ node: YAMLNode) throws(YAMLError) -> String
+
+    /// Applied to every `String` decoded; nil decodes the text as written.
+    public var strings: StringTransform?
+
+    public init(strings: StringTransform? = nil) {
+        self.strings = strings
+    }
 
     /// Decodes `type` from `node`; a nil node decodes as an empty mapping.
     public func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode?) throws(YAMLError) -> T {
         do {
-            return try NodeDecoder.decode(type, from: node, at: [])
+            return try NodeDecoder.decode(type, from: node, at: [], strings: strings)
         } catch {
             throw DecodingProblem.located(error, node: node, at: [])
         }

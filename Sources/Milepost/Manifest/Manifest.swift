@@ -24,23 +24,27 @@ public struct Manifest: Sendable {
 
     /// Reads and validates the manifest at `path`, whatever its bytes: a name that is not UTF-8 is
     /// opened as it is, and shown with each such byte as `\xFF` (`ManifestSource.path` keeps it as
-    /// one scalar of U+10FF80…U+10FFFF, which the file calls turn back into the byte).
+    /// one scalar of U+10FF80…U+10FFFF, which the file calls turn back into the byte). `${…}` in
+    /// `with:` strings are replaced by `variables` (nil: only their syntax is checked and the text is
+    /// kept as written; see `ManifestVariables`).
     /// - throws: `ManifestError.unreadable` (missing, unreadable) or `.invalid` with every problem found.
     public static func load(
-        path: FilePath, registry: StepRegistry, limits: ManifestLimits = .default
+        path: FilePath, registry: StepRegistry, limits: ManifestLimits = .default, variables: ManifestVariables? = nil
     ) throws(ManifestError) -> Manifest {
-        try load(text: PathText.string(path), registry: registry, limits: limits)
+        try load(text: PathText.string(path), registry: registry, limits: limits, variables: variables)
     }
 
     /// Reads and validates the manifest at `path`, a Unicode path.
     /// - throws: `ManifestError.unreadable` (missing, unreadable) or `.invalid` with every problem found.
     public static func load(
-        path: String, registry: StepRegistry, limits: ManifestLimits = .default
+        path: String, registry: StepRegistry, limits: ManifestLimits = .default, variables: ManifestVariables? = nil
     ) throws(ManifestError) -> Manifest {
-        try load(path: FilePath(path), registry: registry, limits: limits)
+        try load(path: FilePath(path), registry: registry, limits: limits, variables: variables)
     }
 
-    private static func load(text path: String, registry: StepRegistry, limits: ManifestLimits) throws(ManifestError) -> Manifest {
+    private static func load(
+        text path: String, registry: StepRegistry, limits: ManifestLimits, variables: ManifestVariables?
+    ) throws(ManifestError) -> Manifest {
         let bytes: [UInt8]
         do {
             bytes = try YAMLSource.read(path: path, maxBytes: limits.maxDocumentBytes)
@@ -52,12 +56,13 @@ public struct Manifest: Sendable {
                 throw .invalid([Diagnostic(.error, reason, file: path, at: nil)], source: ManifestSource(path: path, bytes: []))
             }
         }
-        return try parse(ManifestSource(path: path, bytes: bytes), registry: registry, limits: limits)
+        return try parse(ManifestSource(path: path, bytes: bytes), registry: registry, limits: limits, variables: variables)
     }
 
     /// Validates manifest text already in memory (the entry point `load` and the fuzzer share).
     public static func parse(
-        _ source: ManifestSource, registry: StepRegistry, limits: ManifestLimits = .default
+        _ source: ManifestSource, registry: StepRegistry, limits: ManifestLimits = .default,
+        variables: ManifestVariables? = nil
     ) throws(ManifestError) -> Manifest {
         let document: YAMLDocument
         do {
@@ -65,7 +70,7 @@ public struct Manifest: Sendable {
         } catch {
             throw .invalid(error.errors.map { Diagnostic($0, file: source.path) }, source: source)
         }
-        var decoder = ManifestDecoder(file: source.path, registry: registry)
+        var decoder = ManifestDecoder(file: source.path, registry: registry, variables: variables)
         let contents = decoder.decode(document.root)
         guard let contents, !decoder.diagnostics.contains(where: { $0.severity == .error }) else {
             throw .invalid(decoder.diagnostics, source: source)

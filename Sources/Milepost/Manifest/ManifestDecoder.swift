@@ -14,14 +14,22 @@ struct ManifestDecoder {
 
     let file: String
     let registry: StepRegistry
+    /// The values substituted; nil when only the syntax of `${…}` is checked.
+    let variables: ManifestVariables?
+    /// The values of secret variables, filled while decoding.
+    let secrets = SecretValues()
+    /// Decodes `with:`, substituting `${…}` (see `ManifestVariables`).
+    let parameterDecoder: YAMLNodeDecoder
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: String, registry: StepRegistry) {
+    init(file: String, registry: StepRegistry, variables: ManifestVariables?) {
         self.file = file
         self.registry = registry
+        self.variables = variables
+        self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables, secrets: secrets))
     }
 
-    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops"]
+    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets"]
     static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces"]
 
     // MARK: - Document
@@ -33,6 +41,7 @@ struct ManifestDecoder {
         }
         var contents = Contents(steps: [])
         var sawMigrations = false
+        if let secrets = root["secrets"] { secretNames(secrets) }  // before the steps that use them
         for (key, value) in root.pairs {
             switch key.scalar {
             case "app": contents.app = string(value, what: "'app'")
@@ -44,6 +53,7 @@ struct ManifestDecoder {
             case "upgrade_from":
                 contents.upgradeFrom = string(value, what: "'upgrade_from'").flatMap { version($0, at: value.location) }
             case "stops": contents.stops = stops(value)
+            case "secrets": continue
             case let name? where name.hasPrefix("x-"): continue  // an extension key: a place for anchors
             default: unknownKey(key, known: Self.topLevelKeys, in: "the manifest")
             }
@@ -131,10 +141,10 @@ struct ManifestDecoder {
         }
         let parameters: any Sendable
         do {
-            parameters = try definition.decodeParameters(fields.with)
+            parameters = try definition.decodeParameters(fields.with, parameterDecoder)
         } catch {
             diagnostics.append(Diagnostic(
-                .error, "step '\(name)': \(error.message)", file: file, at: error.location ?? nameLocation,
+                .error, "step '\(name)': \(secrets.redact(error.message))", file: file, at: error.location ?? nameLocation,
                 notes: error.notes))
             return nil
         }
@@ -147,7 +157,7 @@ struct ManifestDecoder {
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
-            definition: definition, parameters: parameters)
+            definition: definition, parameters: parameters, secrets: secrets)
     }
 
     private struct StepFields {
@@ -207,6 +217,24 @@ struct ManifestDecoder {
             guard let text = string(value, what: "'replaces'") else { return }
             if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
+        }
+    }
+
+    // MARK: - Secrets
+
+    /// `secrets:`: the names of the variables whose values are secrets.
+    private mutating func secretNames(_ node: YAMLNode) {
+        guard node.kind == .sequence else {
+            error("'secrets' is a list of variable names", at: node)
+            return
+        }
+        for element in node.elements {
+            guard let name = string(element, what: "a secret's name") else { continue }
+            guard VariableSubstitution.isName(name) else {
+                error("invalid variable name '\(name)': use letters, digits and '_', not starting with a digit", at: element)
+                continue
+            }
+            if let value = variables?.values[name] { secrets.insert(value) }
         }
     }
 

@@ -37,11 +37,13 @@ public final class ManifestStep: Sendable {
 
     let definition: StepDefinition
     let parameters: any Sendable
+    /// The manifest's secret values (one object shared by its steps).
+    let secrets: SecretValues
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
         idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
-        parameters: any Sendable
+        parameters: any Sendable, secrets: SecretValues
     ) {
         self.id = id
         self.threshold = threshold
@@ -57,5 +59,6 @@ public final class ManifestStep: Sendable {
         self.fingerprint = fingerprint
         self.definition = definition
         self.parameters = parameters
+        self.secrets = secrets
     }
 }

@@ -92,7 +92,7 @@ enum RunTelemetry {
             let (outcome, durationMs) = await body()
             let name = outcomeName(outcome)
             span.attributes["milepost.step.outcome"] = name
-            if let error = outcome.failure {
+            if let error = outcome.failure.map(step.secrets.redact) {
                 span.attributes["milepost.step.error"] = error
                 span.setStatus(SpanStatus(code: .error, message: error))
             }

@@ -333,7 +333,7 @@ public struct Runner: Sendable {
             case .timedOut, .failed:
                 break
             }
-            let error = outcome.failure ?? ""
+            let error = step.secrets.redact(outcome.failure ?? "")
             stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
             let last = !retry.allowsAttempt(after: attempt) || Task.isCancelled
             try await checkpoint.recording(last ? .failed : nil) { [attempt] in
@@ -368,7 +368,8 @@ public struct Runner: Sendable {
         let invocation = StepInvocation(
             id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
             logger: logger, manifestDirectory: directory, stopGrace: grace, store: locked,
-            resumeCursor: await checkpoint.cursor, reporting: reporting)
+            resumeCursor: await checkpoint.cursor, reporting: reporting,
+            secrets: step.secrets)
         let clock = ContinuousClock()
         let startedAt = clock.now
         let outcome = await StepExecution.run(timeout: step.timeout, grace: grace) {

@@ -55,6 +55,11 @@ public struct ManifestSchema: Sendable {
                 ])),
                 ("baseline", Self.versionSchema.setting(
                     "description", .string("The version assumed when no state exists (default 0)."))),
+                ("secrets", .object([
+                    ("description", .string("Variables whose values are secrets: masked as *** in the state, the journal, logs and output.")),
+                    ("type", .string("array")),
+                    ("items", .object([("type", .string("string")), ("pattern", .string("^[A-Za-z_][A-Za-z0-9_]*$"))])),
+                ])),
                 ("late", Self.latePolicySchema.setting(
                     "description", .string("What a run does with a step added at or below a version the store already reached: warn (default), run or fail."))),
                 ("upgrade_from", Self.versionSchema.setting(

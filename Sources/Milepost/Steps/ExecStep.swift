@@ -86,7 +86,7 @@ enum ExecStep {
         environment["MILEPOST_RESUME_CURSOR"] = context.resumeCursor
         environment = TraceEnvironment.propagating(.current ?? .topLevel, into: environment)
         let directory = context.parameters.cwd.map(context.manifestPath) ?? context.manifestDirectory
-        context.logger.debug("exec \(context.parameters.command) in \(directory)")
+        context.logger.debug("\(context.redact("exec \(context.parameters.command) in \(directory)"))")
         // Control lines are handled in the order written, by one task that outlives a cancellation,
         // so a cursor written on SIGTERM is still committed before the attempt is recorded.
         let (lines, input) = AsyncStream.makeStream(of: String.self)
@@ -96,7 +96,7 @@ enum ExecStep {
         do {
             result = try await ChildProcess.run(
                 context.parameters.command, environment: environment, directory: directory,
-                killGrace: context.stopGrace,
+                killGrace: context.stopGrace, secrets: context.secrets.all,
                 control: ChildControl(
                     onLine: { input.yield($0) }, onEnd: { input.finish() }, onExit: { text in tail.text.withLock { $0 = text } }))
         } catch {

@@ -60,6 +60,15 @@ public struct StepContext<Parameters: Sendable>: Sendable {
         try await reporting.commitCursor(cursor)
     }
 
+    /// The manifest's secret values, masked in what Milepost writes.
+    let secrets: SecretValues
+
+    /// `text` with the values of the manifest's secret variables replaced by `***`: for what a step
+    /// logs or throws about its parameters (the runner masks the errors steps throw anyway).
+    public func redact(_ text: String) -> String {
+        secrets.redact(text)
+    }
+
     /// A path written in the manifest, resolved against the manifest's directory (an absolute path
     /// stays as it is): `exec`'s `cwd`, `sql`'s `file`.
     public func manifestPath(_ path: String) -> String {

@@ -33,7 +33,8 @@ public struct StepDefinition: Sendable {
         let type: any StepPlugin.Type
     }
 
-    let decodeParameters: @Sendable (YAMLNode?) throws(YAMLError) -> any Sendable
+    /// Decodes the step's `with:` node with the given decoder (which substitutes variables).
+    let decodeParameters: @Sendable (YAMLNode?, YAMLNodeDecoder) throws(YAMLError) -> any Sendable
     let body: @Sendable (StepInvocation, any Sendable) async throws -> Void
 
     init<Parameters: Decodable & Sendable>(
@@ -46,8 +47,8 @@ public struct StepDefinition: Sendable {
         self.resumable = resumable
         self.revision = revision
         self.parametersType = parameters
-        self.decodeParameters = { node throws(YAMLError) in
-            try YAMLNodeDecoder().decode(Parameters.self, from: node)
+        self.decodeParameters = { node, decoder throws(YAMLError) in
+            try decoder.decode(Parameters.self, from: node)
         }
         self.body = { invocation, parameters in
             // The manifest decoded `parameters` with `decodeParameters` above, so the cast holds.

@@ -15,12 +15,13 @@ struct StepInvocation: Sendable {
     var store: any LockedStore
     var resumeCursor: String?
     var reporting: StepReporting
+    var secrets: SecretValues
 
     func context<Parameters: Sendable>(with parameters: Parameters) -> StepContext<Parameters> {
         StepContext(
             id: id, name: name, threshold: threshold, from: from, to: to, parameters: parameters,
             attempt: attempt, logger: logger, manifestDirectory: manifestDirectory,
             terminationGrace: stopGrace.duration, stopGrace: stopGrace, store: store, resumeCursor: resumeCursor,
-            reporting: reporting)
+            reporting: reporting, secrets: secrets)
     }
 }

@@ -18,6 +18,7 @@ extension MilepostCommand {
                 """)
 
         @OptionGroup var manifest: ManifestOptions
+        @OptionGroup var variables: VariableOptions
         @OptionGroup var store: StoreOptions
         @Option(help: ArgumentHelp("Plan from this version instead of the store's.", valueName: "version"))
         var from: Version?
@@ -33,7 +34,7 @@ extension MilepostCommand {
         func run(in context: CommandContext) async throws {
             try await reportingFailures {
                 let target = try target.required()
-                let loaded = try manifest.load(in: context)
+                let loaded = try manifest.load(in: context, variables: try variables.forChecking)
                 let plan = if let from {
                     Planner.plan(loaded, state: nil, from: from, origin: .given, to: target)
                 } else {

@@ -20,6 +20,7 @@ extension MilepostCommand {
                 """)
 
         @OptionGroup var manifest: ManifestOptions
+        @OptionGroup var variables: VariableOptions
         @OptionGroup var store: StoreOptions
         @OptionGroup var target: TargetOption
         @Flag(name: .customLong(OptionNames.dryRun), help: "Show what would run; write nothing, take no lock.")
@@ -65,12 +66,12 @@ extension MilepostCommand {
                 let runner = Runner(
                     store: try store.open(in: context), options: options,
                     logger: logging.makeLogger(metadataProvider: observability.logMetadata))
-                let manifest = manifest
+                let (manifest, variables) = (manifest, variables)
                 let outcome: Result<(RunReport, Int32?), any Error>
                 do {
                     outcome = .success(try await InstrumentationContext.withValue(observability.parentContext()) {
                         try await SignalCancellation.run {
-                            try await runner.run(to: target) { try manifest.load(in: context) }
+                            try await runner.run(to: target) { try manifest.load(in: context, variables: try variables.forRunning) }
                         }
                     })
                 } catch {

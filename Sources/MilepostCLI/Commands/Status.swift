@@ -25,6 +25,7 @@ extension MilepostCommand {
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var manifest: ManifestOptions
+        @OptionGroup var variables: VariableOptions
         @OptionGroup var target: TargetOption
         @Flag(help: "Exit \(notReady) unless nothing is pending for --to.") var check = false
         @Option(help: "How to print the result: github adds a workflow annotation for a failed or interrupted step.")
@@ -34,7 +35,7 @@ extension MilepostCommand {
         func run(in context: CommandContext) async throws {
             try await reportingFailures {
                 let target: Version? = check ? try target.required() : try target.resolved()
-                let loaded = try check || manifest.isAvailable ? try manifest.load(in: context) : nil
+                let loaded = try check || manifest.isAvailable ? try manifest.load(in: context, variables: try variables.forChecking) : nil
                 let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
                 let report = try await runner.status(manifest: loaded, to: target)
                 let hint = CommandHint(store: store.store, manifest: manifest.manifest)

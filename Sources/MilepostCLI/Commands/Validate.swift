@@ -23,6 +23,7 @@ extension MilepostCommand {
                 """)
 
         @OptionGroup var manifest: ManifestOptions
+        @OptionGroup var variables: VariableOptions
         @Flag(help: "Warn about registered steps the manifest never uses; fail (65) on any warning.")
         var strict = false
         @Option(name: .customLong(OptionNames.store), help: ArgumentHelp(
@@ -43,7 +44,7 @@ extension MilepostCommand {
                 var stepCount = 0
                 var loaded: Manifest?
                 do {
-                    let read = try manifest.load(in: context)
+                    let read = try manifest.load(in: context, variables: try variables.forChecking)
                     (diagnostics, source, stepCount, loaded) = (read.warnings, read.source, read.steps.count, read)
                 } catch ManifestError.invalid(let found, let foundSource) {
                     (diagnostics, source) = (found, foundSource)

@@ -38,9 +38,11 @@ struct ManifestOptions: ParsableArguments {
         get throws { try named != nil || FileCalls.exists(path) }
     }
 
-    func load(in context: CommandContext) throws -> Manifest {
+    /// Loads the manifest, substituting `variables` into `with:` strings (nil: only checks their syntax).
+    func load(in context: CommandContext, variables: ManifestVariables? = nil) throws -> Manifest {
         var limits = ManifestLimits.default
         limits.maxDocumentBytes = maxManifestSize.bytes
-        return try Manifest.load(path: PathText.filePath(try path), registry: context.registry, limits: limits)
+        return try Manifest.load(
+            path: PathText.filePath(try path), registry: context.registry, limits: limits, variables: variables)
     }
 }

@@ -6,6 +6,7 @@ enum OptionNames {
     static let store = "store"
     static let manifest = "manifest"
     static let maxManifestSize = "max-manifest-size"
+    static let envFile = "env-file"
     static let to = "to"
     static let dryRun = "dry-run"
     static let lockTimeout = "lock-timeout"

@@ -36,11 +36,14 @@ package struct ChildProcess {
     /// With `control`, the child also gets the write end of a pipe as descriptor 3
     /// (`ChildControl.descriptor`), whose lines reach `control.onLine`; `control.onExit` gets the
     /// stderr's tail however the child ends, cancelled included.
+    /// Every value of `secrets` in its output (and so in the tail) is replaced by `***`; with secrets,
+    /// the child's stdout always goes through us.
     /// - throws: `SpawnError` when the child cannot be started, `CancellationError` when cancelled.
     package static func run(
         _ arguments: [String], environment: [String: String], directory: String,
-        killGrace: StopGrace, stderrTailBytes: Int = 4096, control: ChildControl? = nil
+        killGrace: StopGrace, stderrTailBytes: Int = 4096, secrets: [String] = [], control: ChildControl? = nil
     ) async throws -> Result {
+        let redactor = Redactor(secrets)
         try Task.checkCancellation()
         let program = arguments.first ?? ""
         let controlPipe = try control.map { _ in try Spawn.pipe(for: program) }
@@ -56,7 +59,7 @@ package struct ChildProcess {
         // us too, so that it never gets SIGPIPE or EPIPE for it. A terminal or a file it gets directly.
         let stdout: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
         do {
-            stdout = StandardStream.error.hasReaderThatCanLeave ? try Spawn.pipe(for: program) : nil
+            stdout = StandardStream.error.hasReaderThatCanLeave || !redactor.isEmpty ? try Spawn.pipe(for: program) : nil
         } catch {
             try? stderr.readEnd.close()
             try? stderr.writeEnd.close()
@@ -81,7 +84,7 @@ package struct ChildProcess {
             throw error
         }
         let watch = ChildWatch(
-            pid: pid, stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes,
+            pid: pid, stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes, redactor: redactor,
             control: control.flatMap { control in controlPipe.map { (control, $0.readEnd) } })
         return try await withTaskCancellationHandler {
             try await watch.result()

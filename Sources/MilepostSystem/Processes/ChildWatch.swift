@@ -25,6 +25,8 @@ final class ChildWatch: Sendable {
 
     private let pid: pid_t
     private let tailLimit: Int
+    /// Masks secrets in what is copied and in the tail.
+    private let redactor: Redactor
     private let state = Mutex(State())
     /// Signalled once per output pipe when it reaches its end.
     private let endOfOutput = DispatchSemaphore(value: 0)
@@ -32,14 +34,16 @@ final class ChildWatch: Sendable {
     private let control: ChildControl?
 
     /// Starts watching `pid`, reading its stderr from `stderr` and, when given, its stdout from
-    /// `stdout` (the watch closes both); both are copied to our stderr, the stderr's tail kept.
+    /// `stdout` (the watch closes both); both are copied to our stderr with `redactor`'s secrets
+    /// masked, the stderr's tail kept.
     /// With `control`, its lines are read from `controlInput` (closed at its end too).
     init(
-        pid: pid_t, stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int,
+        pid: pid_t, stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int, redactor: Redactor,
         control: (ChildControl, input: FileDescriptor)? = nil
     ) {
         self.pid = pid
         self.tailLimit = max(0, tailLimit)
+        self.redactor = redactor
         self.outputs = (stdout == nil ? 1 : 2) + (control == nil ? 0 : 1)
         self.control = control?.0
         Thread { self.copyOutput(from: stderr, keepingTail: true) }.start()
@@ -88,18 +92,26 @@ final class ChildWatch: Sendable {
     /// gone, so the child never blocks on a full pipe.
     private func copyOutput(from descriptor: FileDescriptor, keepingTail: Bool) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            // `read` retries on EINTR; any other failure ends the copy as the end of file does.
-            let count = (try? buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }) ?? 0
-            guard count > 0 else { break }
-            let chunk = buffer[..<count]
+        var redactor = self.redactor
+        func copy(_ chunk: ArraySlice<UInt8>) {
             StandardStream.error.write(chunk)
-            guard keepingTail else { continue }
+            guard keepingTail else { return }
             state.withLock { state in
                 state.tail.append(contentsOf: chunk)
                 if state.tail.count > tailLimit { state.tail.removeFirst(state.tail.count - tailLimit) }
             }
         }
+        while true {
+            // `read` retries on EINTR; any other failure ends the copy as the end of file does.
+            let count = (try? buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }) ?? 0
+            guard count > 0 else { break }
+            if redactor.isEmpty {
+                copy(buffer[..<count])
+            } else {
+                copy(redactor.feed(buffer[..<count])[...])
+            }
+        }
+        if !redactor.isEmpty { copy(redactor.finish()[...]) }
         try? descriptor.close()
         endOfOutput.signal()
     }

@@ -40,7 +40,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let value = try require(key, expected: DecodingProblem.expected(type))
-        return try NodeDecoder.decode(type, from: value, at: codingPath + [key])
+        return try NodeDecoder.decode(type, from: value, at: codingPath + [key], strings: owner.strings)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }
@@ -88,7 +88,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func superDecoder(named key: any CodingKey) throws -> any Decoder {
         usage?.note(key.stringValue)
-        return NodeDecoder(node: values[key.stringValue], codingPath: codingPath + [key])
+        return NodeDecoder(node: values[key.stringValue], codingPath: codingPath + [key], strings: owner.strings)
     }
 
     // MARK: - Lookup

@@ -6,20 +6,25 @@ final class NodeDecoder: Decoder {
     /// nil stands for an absent document, read as an empty mapping.
     let node: YAMLNode?
     let codingPath: [any CodingKey]
+    /// Applied to every `String` decoded (nil: the text as written).
+    let strings: YAMLNodeDecoder.StringTransform?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     private var usages: [KeyUsage] = []
 
-    init(node: YAMLNode?, codingPath: [any CodingKey]) {
+    init(node: YAMLNode?, codingPath: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?) {
         self.node = node
         self.codingPath = codingPath
+        self.strings = strings
     }
 
     // MARK: - Decoding a value
 
     /// Decodes `type` from `node`: scalars natively, everything else through its `init(from:)`.
-    static func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode?, at path: [any CodingKey]) throws -> T {
-        if let value = try ScalarDecoding.decode(type, from: node, at: path) { return value }
-        let decoder = NodeDecoder(node: node, codingPath: path)
+    static func decode<T: Decodable>(
+        _ type: T.Type, from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
+    ) throws -> T {
+        if let value = try ScalarDecoding.decode(type, from: node, at: path, strings: strings) { return value }
+        let decoder = NodeDecoder(node: node, codingPath: path, strings: strings)
         do {
             let value = try T(from: decoder)
             try decoder.checkUnknownKeys()
@@ -40,7 +45,7 @@ final class NodeDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueNodeContainer(node: node, codingPath: codingPath)
+        SingleValueNodeContainer(node: node, codingPath: codingPath, strings: strings)
     }
 
     // MARK: - Unknown keys

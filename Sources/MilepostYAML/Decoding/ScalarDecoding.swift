@@ -4,9 +4,19 @@ import MilepostSystem
 /// integers and floating-point numbers from their core-schema values; `Duration` from `DurationText`.
 enum ScalarDecoding {
     /// The decoded value, or nil when `T` is not decoded natively.
-    static func decode<T>(_ type: T.Type, from node: YAMLNode?, at path: [any CodingKey]) throws -> T? {
+    static func decode<T>(
+        _ type: T.Type, from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
+    ) throws -> T? {
         switch type {
-        case is String.Type: return try text(node, expected: "a string", at: path) as? T
+        case is String.Type:
+            let text = try text(node, expected: "a string", at: path)
+            guard let strings, let node else { return text as? T }
+            do {
+                return try strings(text, node) as? T
+            } catch {
+                throw YAMLError(DecodingProblem.prefix(path) + error.message, at: error.location ?? node.location,
+                                notes: error.notes + node.useNotes)
+            }
         case is Bool.Type: return try bool(node, at: path) as? T
         case is Duration.Type: return try duration(node, at: path) as? T
         case let integer as any FixedWidthInteger.Type: return try self.integer(integer, node, at: path) as? T

@@ -2,11 +2,12 @@
 struct SingleValueNodeContainer: SingleValueDecodingContainer {
     let node: YAMLNode?
     let codingPath: [any CodingKey]
+    let strings: YAMLNodeDecoder.StringTransform?
 
     func decodeNil() -> Bool { node?.isNull ?? true }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try NodeDecoder.decode(type, from: node, at: codingPath)
+        try NodeDecoder.decode(type, from: node, at: codingPath, strings: strings)
     }
 
     func decode(_ type: Bool.Type) throws -> Bool { try decode(type, ()) }

@@ -29,7 +29,7 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let element = try next(expected: DecodingProblem.expected(type))
-        let value = try NodeDecoder.decode(type, from: element, at: elementPath)
+        let value = try NodeDecoder.decode(type, from: element, at: elementPath, strings: owner.strings)
         currentIndex += 1
         return value
     }
@@ -74,7 +74,7 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
 
     mutating func superDecoder() throws -> any Decoder {
         let element = try next(expected: "a value")
-        let decoder = NodeDecoder(node: element, codingPath: elementPath)
+        let decoder = NodeDecoder(node: element, codingPath: elementPath, strings: owner.strings)
         currentIndex += 1
         return decoder
     }

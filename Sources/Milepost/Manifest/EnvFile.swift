@@ -1,0 +1,75 @@
+import MilepostYAML
+
+/// The dotenv syntax of `--env-file`: one `NAME=value` a line, `export ` allowed before it, `#`
+/// comments and blank lines ignored. A value is taken as written (trimmed, up to a ` #` comment),
+/// or quoted: `'…'` literally, `"…"` with `\n`, `\t`, `\"`, `\\` and `\$` escapes. No interpolation.
+enum EnvFile {
+    /// The values of `source`, and a located error for each line that is not an entry.
+    static func parse(_ source: ManifestSource) -> (values: [String: String], problems: [Diagnostic]) {
+        var values: [String: String] = [:]
+        var problems: [Diagnostic] = []
+        let text = String(decoding: source.bytes, as: UTF8.self)
+        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Substring(raw.hasSuffix("\r") ? raw.dropLast() : raw)
+            line = line.drop { $0 == " " || $0 == "\t" }
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("export ") { line = line.dropFirst("export ".count).drop { $0 == " " } }
+            do {
+                let (name, value) = try entry(line)
+                values[name] = value
+            } catch {
+                let column = raw.distance(from: raw.startIndex, to: line.startIndex) + 1
+                problems.append(Diagnostic(
+                    .error, error.message, file: source.path, at: SourceLocation(line: offset + 1, column: column)))
+            }
+        }
+        return (values, problems)
+    }
+
+    private static func entry(_ line: Substring) throws(VariableSubstitution.Problem) -> (String, String) {
+        guard let equals = line.firstIndex(of: "=") else {
+            throw .init(message: "expected NAME=value")
+        }
+        let name = String(line[..<equals]).trimmingSpaces
+        guard VariableSubstitution.isName(name) else {
+            throw .init(message: "invalid variable name '\(name)': use letters, digits and '_', not starting with a digit")
+        }
+        let rest = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
+        return (name, try value(rest))
+    }
+
+    private static func value(_ text: Substring) throws(VariableSubstitution.Problem) -> String {
+        guard let quote = text.first, quote == "'" || quote == "\"" else {
+            let uncommented = text.range(of: " #").map { text[..<$0.lowerBound] } ?? text
+            return String(uncommented).trimmingSpaces
+        }
+        var result = ""
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let character = text[index]
+            if character == quote {
+                let after = text[text.index(after: index)...].drop { $0 == " " || $0 == "\t" }
+                guard after.isEmpty || after.hasPrefix("#") else { throw .init(message: "unexpected text after the closing quote") }
+                return result
+            }
+            if quote == "\"", character == "\\", text.index(after: index) < text.endIndex {
+                index = text.index(after: index)
+                switch text[index] {
+                case "n": result += "\n"
+                case "t": result += "\t"
+                default: result.append(text[index])
+                }
+            } else {
+                result.append(character)
+            }
+            index = text.index(after: index)
+        }
+        throw .init(message: "a quoted value must end on its line")
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import MilepostSystem
+import SystemPackage
+
+/// The values `${NAME}` in a manifest's `with:` strings are replaced with (see
+/// `VariableSubstitution` for the syntax): the process environment and, for names it does not set,
+/// an env file — the environment wins, as in docker compose.
+///
+/// `Manifest.load(…, variables: nil)` only checks the syntax of every `${…}`; with variables, an
+/// unset variable without a default is a located error and the manifest is not loaded.
+public struct ManifestVariables: Sendable {
+    /// The values, by name.
+    public var values: [String: String]
+
+    public init(_ values: [String: String]) {
+        self.values = values
+    }
+
+    /// The largest env file read.
+    static let maxEnvFileBytes = 1 << 20
+
+    /// The process environment, with the values of the env file at `envFile` (dotenv syntax) under it.
+    /// - throws: `ManifestError.unreadable` when the file cannot be read, `.invalid` with a located
+    ///   error for each line that is not `NAME=value`.
+    public static func environment(envFile: String? = nil) throws(ManifestError) -> ManifestVariables {
+        var values = ProcessInfo.processInfo.environment
+        if let envFile {
+            let bytes: [UInt8]
+            do {
+                bytes = try RegularFileReader.contents(path: FilePath(envFile), maxBytes: maxEnvFileBytes)
+            } catch {
+                switch error {
+                case .unreadable(_, let reason): throw .unreadable(path: envFile, reason: reason)
+                case .refused(_, let reason):
+                    throw .invalid([Diagnostic(.error, reason, file: envFile, at: nil)], source: ManifestSource(path: envFile, bytes: []))
+                }
+            }
+            let source = ManifestSource(path: envFile, bytes: bytes)
+            let file = EnvFile.parse(source)
+            guard file.problems.isEmpty else { throw .invalid(file.problems, source: source) }
+            values.merge(file.values) { environment, _ in environment }
+        }
+        return ManifestVariables(values)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// Values of secret variables (`secrets:` or `${secret:NAME}`) never reach the store, the journal,
+/// logs or any output: each place that would show one shows `***`.
+@Suite struct ManifestSecretTests {
+    static let password = "hunter2-Zq9"
+
+    /// Every file under `directory`, read whole.
+    static func contents(under directory: String) throws -> [(path: String, text: String)] {
+        let enumerator = try #require(FileManager.default.enumerator(atPath: directory))
+        return try enumerator.compactMap { $0 as? String }.compactMap { name in
+            let path = directory + "/" + name
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+            return (name, String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self))
+        }
+    }
+
+    @Test func aFailingStepThatEchoesTheSecretNeverShowsIt() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            secrets: [DB_PASSWORD]
+            migrations:
+              1.0:
+                - name: exec
+                  id: connect
+                  with:
+                    command: [sh, -c, 'echo "connecting with $0"; printf "password %s" "$0" >&2; exit 3', '${DB_PASSWORD}']
+            """, to: "milepost.yaml")
+        try work.write("DB_PASSWORD=\(Self.password)\n", to: "prod.env")
+        let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env", "--format", "json", "--log-level", "debug")
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(!run.stdout.contains(Self.password), "\(run.stdout)")
+        #expect(!run.stderr.contains(Self.password), "\(run.stderr)")
+        #expect(run.stdout.contains("password ***"), "\(run.stdout)")   // the error in the JSON report
+        #expect(run.stderr.contains("connecting with ***"), "\(run.stderr)")  // the child's output, copied
+        #expect(run.stderr.contains("exit 3\", \"***\"] in ."), "\(run.stderr)")  // the debug log of the command
+
+        let files = try Self.contents(under: work.path + "/.milepost")
+        #expect(files.map(\.path).contains("journal.jsonl"))
+        #expect(files.map(\.path).contains("state.json"))
+        for file in files { #expect(!file.text.contains(Self.password), "\(file.path): \(file.text)") }
+        #expect(files.first { $0.path == "journal.jsonl" }?.text.contains("password ***") == true)
+
+        let github = try work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env", "--format", "github")
+        #expect(github.status == 1, "\(github.stderr)")
+        #expect(github.stdout.contains("password ***"), "\(github.stdout)")  // the workflow annotation of the failure
+        #expect(!(github.stdout + github.stderr).contains(Self.password), "\(github.stdout) \(github.stderr)")
+        for command in [["status", "--format", "json"], ["status", "--format", "github"], ["history", "--format", "json"], ["status"], ["history"]] {
+            let shown = try work.milepost.run(command)
+            #expect(!(shown.stdout + shown.stderr).contains(Self.password), "\(command): \(shown.stdout) \(shown.stderr)")
+        }
+    }
+
+    /// `${secret:NAME}` marks a variable secret where it is used; a value cut across two writes of
+    /// the child is still masked.
+    @Test func anInlineSecretIsMaskedEvenWhenWrittenInPieces() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            migrations:
+              1.0:
+                - name: exec
+                  id: token
+                  with:
+                    command: [sh, -c, 'printf "%s" "$${TOKEN%??????}"; sleep 0.3; printf "%s\\n" "$${TOKEN#?????}"; echo "token $TOKEN" >&2; exit 1']
+                    env: {TOKEN: '${secret:API_TOKEN}'}
+            """, to: "milepost.yaml")
+        let run = try MilepostBinary(directory: work.path, environment: ["API_TOKEN": Self.password]).run("run", "--to", "1.0")
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(!run.stderr.contains(Self.password), "\(run.stderr)")
+        #expect(!run.stderr.contains("hunte"), "\(run.stderr)")
+        #expect(run.stderr.contains("***\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("token ***"), "\(run.stderr)")
+        for file in try Self.contents(under: work.path + "/.milepost") {
+            #expect(!file.text.contains(Self.password), "\(file.path)")
+        }
+    }
+
+    @Test func secretsMustBeAListOfNames() throws {
+        let work = try WorkDirectory()
+        try work.write("secrets: [DB-PASSWORD]\nsecret: []\nmigrations:\n  1.0: [{name: exec, with: {command: [\"true\"]}}]\n", to: "milepost.yaml")
+        let result = try work.milepost.run("validate")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("milepost.yaml:1:11: error: invalid variable name 'DB-PASSWORD'"), "\(result.stderr)")
+        #expect(result.stderr.contains("milepost.yaml:2:1: error: unknown key 'secret' in the manifest"), "\(result.stderr)")
+        #expect(result.stderr.contains("note: did you mean 'secrets'?"), "\(result.stderr)")
+    }
+}
