@@ -1,6 +1,7 @@
 import Foundation
 public import Milepost
 import MilepostSystem
+import Synchronization
 
 /// An upgrade in a test, in one expression (like Room's `MigrationTestHelper`): a real file store in
 /// a fresh temporary directory, seeded at a version (or fresh, or with given steps completed), a
@@ -74,15 +75,25 @@ public final class UpgradeScenario: Sendable {
 
     /// The scenario's manifest, loaded with its registry.
     public func manifest() throws -> Manifest {
+        try manifest(registry: registry)
+    }
+
+    private func manifest(registry: StepRegistry) throws -> Manifest {
         try Manifest.load(path: directory + "/milepost.yaml", registry: registry)
     }
 
     /// Runs the manifest's pending steps up to `target` with the real runner.
     public func run(to target: Version, options: RunOptions = RunOptions()) async throws -> UpgradeResult {
         let journalBefore = try await store.readJournal().count
-        let report = try await Runner(store: store, options: options).run(to: target) { try self.manifest() }
+        let calls = Mutex<[UpgradeResult.StepCall]>([])
+        let observed = registry.observing { id, parameters in
+            calls.withLock { $0.append(UpgradeResult.StepCall(id: id, parameters: parameters)) }
+        }
+        let report = try await Runner(store: store, options: options).run(to: target) { try self.manifest(registry: observed) }
         let journal = try await store.readJournal()
-        return UpgradeResult(report: report, state: try await store.readState(), journal: Array(journal.dropFirst(journalBefore)))
+        return UpgradeResult(
+            report: report, state: try await store.readState(), journal: Array(journal.dropFirst(journalBefore)),
+            calls: calls.withLock { $0 })
     }
 
     /// Runs toward `target` and stops the run as SIGTERM to the runner would, the moment step `id`
@@ -159,6 +170,16 @@ public struct UpgradeResult: Sendable {
     public let state: StoredState?
     /// The journal records this run appended, oldest first.
     public let journal: [JournalRecord]
+    /// Every attempt whose body the run started, in order, with the parameters the step was given.
+    public let calls: [StepCall]
+
+    /// One call of a step's body.
+    public struct StepCall: Sendable {
+        /// The step, as `THRESHOLD/ID`.
+        public let id: String
+        /// The step's decoded `with:`, of its registered parameter type (cast it: `as? MyParameters`).
+        public let parameters: any Sendable
+    }
 
     /// The ids of the steps that ran and succeeded, in the order they ran.
     public var ran: [String] { report.steps.filter { $0.status == .succeeded }.map(\.id) }

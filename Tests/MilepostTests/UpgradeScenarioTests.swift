@@ -49,6 +49,28 @@ struct UpgradeScenarioTests {
         #expect(FileManager.default.fileExists(atPath: directory + "/store/state.json"))
     }
 
+    /// The scenario records each call of a step's body with its parameters: no step needs to record
+    /// them itself, and a retried attempt is a second call.
+    @Test func eachCallIsRecordedWithTheParametersTheStepWasGiven() async throws {
+        let attempts = Mutex(0)
+        var registry = StepRegistry()
+        registry.register("note", parameters: Tag.self) { _ in }
+        registry.register("flaky", parameters: Tag.self) { _ in
+            if attempts.withLock({ $0 += 1; return $0 }) == 1 { throw CancellationError() }
+        }
+        let manifest = """
+            migrations:
+              2.1: [{name: note, id: first, with: {tag: a}}, {name: flaky, id: second, retries: 1, with: {tag: b}}]
+            """
+        var options = RunOptions()
+        options.retryDelay = .zero
+        let result = try await UpgradeScenario(manifest: manifest, registry: registry, seededAt: Version("2.0")!)
+            .run(to: Version("2.1")!, options: options)
+        #expect(result.report.outcome == .succeeded)
+        #expect(result.calls.map(\.id) == ["2.1/first", "2.1/second", "2.1/second"])
+        #expect(result.calls.map { ($0.parameters as? Tag)?.tag } == ["a", "b", "b"])
+    }
+
     @Test func aFreshStoreRunsFromTheManifestsBaseline() async throws {
         let result = try await UpgradeScenario(manifest: Self.manifest, registry: Self.registry(recording: Tags()))
             .run(to: Version("3.0")!)

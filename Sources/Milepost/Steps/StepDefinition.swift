@@ -35,7 +35,7 @@ public struct StepDefinition: Sendable {
 
     /// Decodes the step's `with:` node with the given decoder (which substitutes variables).
     let decodeParameters: @Sendable (YAMLNode?, YAMLNodeDecoder) throws(YAMLError) -> any Sendable
-    let body: @Sendable (StepInvocation, any Sendable) async throws -> Void
+    private(set) var body: @Sendable (StepInvocation, any Sendable) async throws -> Void
 
     init<Parameters: Decodable & Sendable>(
         name: String, parameters: Parameters.Type, description: String?, idempotent: Bool, resumable: Bool = false,
@@ -55,6 +55,18 @@ public struct StepDefinition: Sendable {
             let typed = parameters as! Parameters
             try await body(invocation.context(with: typed))
         }
+    }
+
+    /// This definition, calling `observe` with the step's id and its decoded parameters each time
+    /// an attempt's body starts (`MilepostTesting` records a run's calls this way).
+    package func observing(_ observe: @escaping @Sendable (_ id: String, _ parameters: any Sendable) -> Void) -> StepDefinition {
+        var copy = self
+        let body = self.body
+        copy.body = { invocation, parameters in
+            observe(invocation.id, parameters)
+            try await body(invocation, parameters)
+        }
+        return copy
     }
 
     /// The definition as `plugin` contributes it: under its namespace, if it has one.

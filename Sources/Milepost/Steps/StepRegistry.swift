@@ -91,6 +91,13 @@ public struct StepRegistry: Sendable {
     // MARK: - Querying
 
     /// The definition registered under `name`.
+    /// This registry with every step observed (`StepDefinition.observing`).
+    package func observing(_ observe: @escaping @Sendable (_ id: String, _ parameters: any Sendable) -> Void) -> StepRegistry {
+        var copy = self
+        copy.definitions = definitions.mapValues { $0.observing(observe) }
+        return copy
+    }
+
     public subscript(name: String) -> StepDefinition? { definitions[name] }
 
     /// Every registered definition, sorted by name.
