@@ -30,7 +30,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat"]
 
     // MARK: - Document
 
@@ -151,9 +151,10 @@ struct ManifestDecoder {
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
-            retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
+            retries: fields.retries, idempotent: fields.idempotent || definition.idempotent || fields.repeats != nil,
             resumable: fields.resumable || definition.resumable,
             late: fields.late, replaces: fields.replaces.map { Self.fullID($0.0, thresholdText: thresholdText) },
+            repeats: fields.repeats,
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
@@ -171,6 +172,7 @@ struct ManifestDecoder {
         var description: String?
         var late: LatePolicy?
         var replaces: (String, SourceLocation)?
+        var repeats: RepeatPolicy?
     }
 
     private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
@@ -216,6 +218,7 @@ struct ManifestDecoder {
         case "replaces":
             guard let text = string(value, what: "'replaces'") else { return }
             if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
+        case "repeat": fields.repeats = repeatPolicy(value)
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }
     }

@@ -143,6 +143,10 @@ public struct ManifestSchema: Sendable {
                     ("description", .string("The id (ID or THRESHOLD/ID) of the step this one renames: its history carries over.")),
                     ("type", .string("string")),
                 ])),
+                ("repeat", .object([
+                    ("description", .string("on-change: a repeatable step, run again after the one-time steps whenever its entry or revision changes.")),
+                    ("enum", .array(RepeatPolicy.allCases.map { .string($0.rawValue) })),
+                ])),
                 ("description", .object([
                     ("description", .string("Shown by plan and in the journal.")),
                     ("type", .array(["string", "number", "boolean", "null"].map(SchemaValue.string))),

@@ -53,9 +53,12 @@ struct PlanStepDocument: Encodable {
     var description: String?
     /// The late policy, when the step is late.
     var late: String?
+    /// `on-change` for a repeatable step.
+    var `repeat`: String?
 
     init(_ entry: Plan.Entry) {
         late = entry.late?.rawValue
+        `repeat` = entry.step.repeats?.rawValue
         id = entry.step.id
         name = entry.step.name
         description = entry.step.description
@@ -247,6 +250,8 @@ struct StatusDocument: Encodable {
     var neverRun: [String]?
     var late: [LateStepDocument]?
     var orphans: [Orphan]?
+    /// Repeatable steps whose entry changed since they last ran: the next run runs them again.
+    var changed: [String]?
     var requiredStop: RequiredStopDocument?
 
     init(_ report: StatusReport, app: String?, advice: StatusAdvice) {
@@ -276,6 +281,7 @@ struct StatusDocument: Encodable {
             neverRun = report.neverRun.map(\.step.id)
             late = LateStepDocument.list(plan.entries)
             orphans = report.orphans.isEmpty ? nil : report.orphans.map { Orphan(id: $0.id, completedAt: $0.at) }
+            changed = plan.changed.isEmpty ? nil : plan.changed.map(\.step.id)
             requiredStop = RequiredStopDocument(plan)
         }
     }
