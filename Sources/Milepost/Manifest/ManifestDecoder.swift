@@ -10,6 +10,7 @@ struct ManifestDecoder {
         var late: LatePolicy?
         var upgradeFrom: Version?
         var stops: [Version] = []
+        var hooks = ManifestHooks()
     }
 
     let file: String
@@ -29,7 +30,7 @@ struct ManifestDecoder {
         self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables, secrets: secrets))
     }
 
-    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets"]
+    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "hooks"]
     static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat"]
 
     // MARK: - Document
@@ -54,6 +55,7 @@ struct ManifestDecoder {
                 contents.upgradeFrom = string(value, what: "'upgrade_from'").flatMap { version($0, at: value.location) }
             case "stops": contents.stops = stops(value)
             case "secrets": continue
+            case "hooks": contents.hooks = hooks(value)
             case let name? where name.hasPrefix("x-"): continue  // an extension key: a place for anchors
             default: unknownKey(key, known: Self.topLevelKeys, in: "the manifest")
             }
@@ -91,7 +93,7 @@ struct ManifestDecoder {
         return thresholds.sorted { $0.version < $1.version }.flatMap(\.steps)
     }
 
-    private mutating func steps(_ node: YAMLNode, threshold: Version, thresholdText: String) -> [ManifestStep] {
+    mutating func steps(_ node: YAMLNode, threshold: Version, thresholdText: String) -> [ManifestStep] {
         guard node.kind == .sequence else {
             error("the steps of '\(thresholdText)' must be a list", at: node.location)
             return []

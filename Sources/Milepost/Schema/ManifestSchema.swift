@@ -68,6 +68,12 @@ public struct ManifestSchema: Sendable {
                     ("description", .string("Required stops: versions an upgrade must reach, in order, before going past them (exit 5).")),
                     ("type", .string("array")), ("items", Self.versionSchema), ("uniqueItems", .bool(true)),
                 ])),
+                ("hooks", .object([
+                    ("description", .string("Steps run around a run that has steps to run, never recorded as completed: before_run, after_run, on_failure.")),
+                    ("type", .string("object")),
+                    ("properties", .object(ManifestHooks.Phase.allCases.map { ($0.rawValue, .object([("$ref", .string("#/$defs/steps"))])) })),
+                    ("additionalProperties", .bool(false)),
+                ])),
                 ("migrations", .object([
                     ("description", .string("Version thresholds, each with the list of steps that run when an upgrade passes it.")),
                     ("type", .string("object")),

@@ -151,6 +151,15 @@ struct RunDocument: Encodable {
         var durationMs: Int
         var error: String?
         var stderr: String?
+
+        init(_ result: RunReport.StepResult) {
+            id = result.id
+            status = result.status.rawValue
+            attempts = result.attempts
+            durationMs = result.durationMs
+            error = result.error
+            stderr = result.stderr
+        }
     }
 
     var format = JSONOutput.format
@@ -168,8 +177,11 @@ struct RunDocument: Encodable {
     var signal: Int32?
     var late: [LateStepDocument]?
     var requiredStop: RequiredStopDocument?
+    /// The hooks that ran (`hooks:`), as `steps` are shown; absent when none ran.
+    var hooks: [Step]?
 
     init(_ report: RunReport, exitCode: Int32, signal: Int32?) {
+        hooks = report.hooks.isEmpty ? nil : report.hooks.map(Step.init)
         late = LateStepDocument.list(report.plan?.entries ?? [])
         requiredStop = report.outcome == .stopRequired ? RequiredStopDocument(report.plan) : nil
         outcome = report.outcome.rawValue
@@ -179,11 +191,7 @@ struct RunDocument: Encodable {
         from = report.from.text
         to = report.to.text
         doneByAnotherRunner = report.doneByAnotherRunner
-        steps = report.steps.map {
-            Step(
-                id: $0.id, status: $0.status.rawValue, attempts: $0.attempts, durationMs: $0.durationMs, error: $0.error,
-                stderr: $0.stderr)
-        }
+        steps = report.steps.map(Step.init)
         pending = report.outcome == .dryRun ? report.plan?.pending.map(\.id) : nil
         interrupted = report.interrupted
         self.signal = signal
