@@ -1,4 +1,4 @@
-public import Milepost
+import Milepost
 
 extension TiTiSteps {
     /// `with:` of `removeEmptyDailys`.
