@@ -31,6 +31,7 @@ import Testing
         #expect(problems.sorted() == [
             "steps.format: expected 1, found 2",
             "steps.steps[0]: missing required 'parameters'",
+            "steps.steps[0]: missing required 'resumable'",
             "steps.steps[0].idempotent: expected boolean, found \"no\"",
             "steps: undocumented property 'extra'",
         ].sorted())

@@ -59,6 +59,10 @@ import Testing
         let plan = try work.milepost.run("plan", "--to", "2.1")
         #expect(plan.stdout.contains("resumes at its cursor 50"), "\(plan.stdout)")
         #expect(!plan.stdout.contains("note: 2.1/items is not idempotent"))
+        let planJSON = try ReliabilityFixture.object(try work.milepost.run("plan", "--to", "2.1", "--format", "json").stdout)
+        let planned = try #require((planJSON["steps"] as? [[String: Any]])?.first)
+        #expect(planned["resumable"] as? Bool == true)
+        #expect(planned["idempotent"] as? Bool == false)
 
         let next = try work.milepost.run("run", "--to", "2.1")
         #expect(next.status == 0, "\(next.stderr)")

@@ -17,12 +17,14 @@ extension MilepostCommand {
             let definitions = context.registry.all
             if format == .json {
                 try JSONOutput.print(StepsDocument(steps: definitions.map {
-                    .init(name: $0.name, description: $0.description, idempotent: $0.idempotent, revision: $0.revision,
-                          parameters: $0.parametersTypeName)
+                    .init(name: $0.name, description: $0.description, idempotent: $0.idempotent, resumable: $0.resumable,
+                          revision: $0.revision, parameters: $0.parametersTypeName)
                 }))
             } else {
                 for definition in definitions {
-                    let flags = [definition.idempotent ? "idempotent" : nil, definition.revision.map { "revision \($0)" }]
+                    let flags = [
+                        definition.idempotent ? "idempotent" : nil, definition.resumable ? "resumable" : nil,
+                        definition.revision.map { "revision \($0)" }]
                         .compactMap { $0 }
                     Terminal.out("\(definition.name)\(flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))")"
                         + (definition.description.map { "\n    \($0)" } ?? ""))

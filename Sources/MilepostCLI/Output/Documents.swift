@@ -50,6 +50,7 @@ struct PlanStepDocument: Encodable {
     var status: String
     var reason: String
     var idempotent: Bool
+    var resumable: Bool
     var description: String?
     /// The late policy, when the step is late.
     var late: String?
@@ -66,6 +67,7 @@ struct PlanStepDocument: Encodable {
         status = entry.status.rawValue
         reason = entry.reason
         idempotent = entry.step.idempotent
+        resumable = entry.step.resumable
     }
 }
 
@@ -306,6 +308,7 @@ struct StepsDocument: Encodable {
         var name: String
         var description: String?
         var idempotent: Bool
+        var resumable: Bool
         var revision: String?
         var parameters: String
     }

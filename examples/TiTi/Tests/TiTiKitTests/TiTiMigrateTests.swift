@@ -44,6 +44,11 @@ import Testing
         for name in ["capRunawayDailys", "exec", "removeEmptyDailys"] {
             #expect(result.stdout.contains(name), "\(result.stdout)")
         }
+        #expect(result.stdout.contains("removeEmptyDailys (idempotent, resumable, revision 1)\n"), "\(result.stdout)")
+        let json = try titiMigrate("steps", "--format", "json", in: fixture.directory)
+        let steps = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])["steps"] as? [[String: Any]]
+        let resumable = try #require(steps).filter { $0["resumable"] as? Bool == true }.map { $0["name"] as? String }
+        #expect(resumable == ["removeEmptyDailys"])
     }
 
     @Test func validateReportsABadDurationWhereItIs() throws {
