@@ -30,7 +30,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "revert"]
 
     // MARK: - Document
 
@@ -148,6 +148,7 @@ struct ManifestDecoder {
                 notes: error.notes))
             return nil
         }
+        guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
@@ -157,7 +158,7 @@ struct ManifestDecoder {
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
-            definition: definition, parameters: parameters, secrets: secrets)
+            definition: definition, parameters: parameters, revert: revert, secrets: secrets)
     }
 
     private struct StepFields {
@@ -171,6 +172,7 @@ struct ManifestDecoder {
         var description: String?
         var late: LatePolicy?
         var replaces: (String, SourceLocation)?
+        var revert: YAMLNode?
     }
 
     private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
@@ -216,6 +218,12 @@ struct ManifestDecoder {
         case "replaces":
             guard let text = string(value, what: "'replaces'") else { return }
             if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
+        case "revert":
+            if value.kind == .mapping {
+                fields.revert = value
+            } else {
+                error("'revert' must be a mapping of parameters, like 'with'", at: value)
+            }
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }
     }

@@ -14,6 +14,11 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case resolved
         /// A runner took the lock over from a run whose lease expired (PostgreSQL lease lock).
         case lockTakenOver = "lock-taken-over"
+        /// `milepost revert`: a step's revert started, succeeded, failed or was interrupted.
+        case revertStarted = "revert-started"
+        case revertSucceeded = "revert-succeeded"
+        case revertFailed = "revert-failed"
+        case revertInterrupted = "revert-interrupted"
     }
 
     /// How a run (`run-finished`) or a resolution (`resolved`) ended.
@@ -25,6 +30,8 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case downgradeAllowed = "downgrade-allowed"
         case stopRequired = "stop-required"
         case lateRefused = "late-refused"
+        /// A `run` refused while a revert is unfinished.
+        case revertUnfinished = "revert-unfinished"
         // resolved
         case done, retry
     }
@@ -94,7 +101,8 @@ public struct JournalRecord: Codable, Sendable, Equatable {
     /// Records that must reach the disk before the run goes on.
     public var isDurable: Bool {
         switch event {
-        case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline, .lockTakenOver: true
+        case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline, .lockTakenOver,
+             .revertStarted, .revertSucceeded, .revertFailed, .revertInterrupted: true
         case .runStarted, .runFinished, .stepProgress: false
         }
     }
