@@ -54,4 +54,7 @@ public struct RunReport: Sendable {
     public let doneByAnotherRunner: Bool
     /// For `revertUnfinished`: the revert to finish first.
     public internal(set) var reverting: UnfinishedRevert? = nil
+    /// The hooks that ran (`hooks:`), in order; a failed `after_run` or `on_failure` hook does not
+    /// change `outcome`.
+    public var hooks: [StepResult] = []
 }

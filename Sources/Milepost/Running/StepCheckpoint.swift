@@ -124,6 +124,8 @@ actor StepCheckpoint {
         if state.failed?.id == step.id { state.failed = nil }
         switch direction {
         case .forward:
+            // A repeatable step keeps one record, its last: the fingerprint its next run compares with.
+            if step.repeats != nil { state.completed.removeAll { $0.id == step.id } }
             state.completed.append(CompletedStep(id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
         case .revert:
             state.completed.removeAll { $0.id == step.id || $0.id == step.replaces }

@@ -19,6 +19,10 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case revertSucceeded = "revert-succeeded"
         case revertFailed = "revert-failed"
         case revertInterrupted = "revert-interrupted"
+        /// A hook (`hooks:` in the manifest) is about to run; `step` is its `PHASE/ID`.
+        case hookStarted = "hook-started"
+        case hookSucceeded = "hook-succeeded"
+        case hookFailed = "hook-failed"
     }
 
     /// How a run (`run-finished`) or a resolution (`resolved`) ended.
@@ -101,8 +105,9 @@ public struct JournalRecord: Codable, Sendable, Equatable {
     /// Records that must reach the disk before the run goes on.
     public var isDurable: Bool {
         switch event {
-        case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline, .lockTakenOver,
-             .revertStarted, .revertSucceeded, .revertFailed, .revertInterrupted: true
+        case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline, .lockTakenOver: true
+        case .hookStarted, .hookSucceeded, .hookFailed: true
+        case .revertStarted, .revertSucceeded, .revertFailed, .revertInterrupted: true
         case .runStarted, .runFinished, .stepProgress: false
         }
     }

@@ -32,11 +32,7 @@ struct RevertDocument: Encodable {
         to = report.to.text
         reverts = report.plan.steps.map(\.id)
         irreversible = report.plan.irreversible.map { Irreversible(id: $0.id, reason: $0.reason.rawValue) }
-        steps = report.steps.map {
-            RunDocument.Step(
-                id: $0.id, status: $0.status.rawValue, attempts: $0.attempts, durationMs: $0.durationMs, error: $0.error,
-                stderr: $0.stderr)
-        }
+        steps = report.steps.map(RunDocument.Step.init)
         interrupted = report.interrupted
         self.signal = signal
     }
