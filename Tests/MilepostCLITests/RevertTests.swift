@@ -130,6 +130,10 @@ import Testing
             #expect(refused.stderr.contains("If its undoing is complete: `milepost resolve 2.0/b --done`; to run its revert again: `milepost resolve 2.0/b --retry`."))
         }
         #expect(try work.read("b-reverting") == "x\n")
+        let schema = try JSONSchema()
+        let blocked = try work.milepost.run("revert", "--to", "0.5", "--format", "json")
+        #expect(schema.problems(ofDocument: blocked.stdout, command: "revert") == [])
+        #expect(try JSONValue(parsing: blocked.stdout)["interrupted"]?["direction"]?.string == "revert")
 
         let resolve = try work.milepost.run("resolve", "2.0/b", resolution)
         #expect(resolve.status == 0)
@@ -138,10 +142,16 @@ import Testing
         let run = try work.milepost.run("run", "--to", "2.0")
         #expect(run.status == 2)
         #expect(run.stderr.contains("milepost: refusing to run, nothing ran: a revert to 0.5 is unfinished; finish it first: `milepost revert --to 0.5`"))
+        let runJSON = try work.milepost.run("run", "--to", "2.0", "--format", "json")
+        #expect(schema.problems(ofDocument: runJSON.stdout, command: "run") == [])
+        #expect(try JSONValue(parsing: runJSON.stdout)["outcome"]?.string == "revert-unfinished")
+        #expect(try JSONValue(parsing: runJSON.stdout)["reverting"]?["to"]?.string == "0.5")
         // Nor can a revert to a higher version leave it behind.
         #expect(try work.milepost.run("revert", "--to", "1.5").status == 2)
 
-        #expect(try work.milepost.run("revert", "--to", "0.5").status == 0)
+        let done = try work.milepost.run("revert", "--to", "0.5", "--format", "json")
+        #expect(done.status == 0)
+        #expect(schema.problems(ofDocument: done.stdout, command: "revert") == [])
         let retried = resolution == "--retry"
         #expect(try Self.ran(work) == (retried ? ["a", "b", "c", "undo-c", "undo-b", "undo-a"] : ["a", "b", "c", "undo-c", "undo-a"]))
         #expect(try work.read("b-reverting") == (retried ? "x\nx\n" : "x\n"))
