@@ -30,7 +30,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "labels", "when"]
 
     // MARK: - Document
 
@@ -154,6 +154,7 @@ struct ManifestDecoder {
             retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
             resumable: fields.resumable || definition.resumable,
             late: fields.late, replaces: fields.replaces.map { Self.fullID($0.0, thresholdText: thresholdText) },
+            labels: fields.labels, when: fields.when,
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
@@ -171,6 +172,8 @@ struct ManifestDecoder {
         var description: String?
         var late: LatePolicy?
         var replaces: (String, SourceLocation)?
+        var labels: [String] = []
+        var when: StepCondition?
     }
 
     private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
@@ -216,6 +219,8 @@ struct ManifestDecoder {
         case "replaces":
             guard let text = string(value, what: "'replaces'") else { return }
             if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
+        case "labels": fields.labels = labels(value)
+        case "when": fields.when = condition(value)
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }
     }

@@ -29,6 +29,10 @@ public final class ManifestStep: Sendable {
     /// `replaces:`: the id (`THRESHOLD/ID`) of an earlier step this one renames; the store's record
     /// of that step counts as this step's, so it does not run again.
     public let replaces: String?
+    /// `labels:`: the names a `--labels` expression chooses the step by; empty: always in scope.
+    public let labels: [String]
+    /// `when:`: the kind of run the step belongs to (fresh install or upgrade); nil: every run.
+    public let when: StepCondition?
     /// Where the step is written in the manifest.
     public let location: SourceLocation
     /// A digest of the entry (name, parameters) and the registered revision; `status` compares it
@@ -42,7 +46,8 @@ public final class ManifestStep: Sendable {
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
-        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
+        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil,
+        labels: [String] = [], when: StepCondition? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
         parameters: any Sendable, secrets: SecretValues
     ) {
         self.id = id
@@ -55,6 +60,8 @@ public final class ManifestStep: Sendable {
         self.resumable = resumable
         self.late = late
         self.replaces = replaces
+        self.labels = labels
+        self.when = when
         self.location = location
         self.fingerprint = fingerprint
         self.definition = definition
