@@ -10,6 +10,7 @@ struct ManifestDecoder {
         var late: LatePolicy?
         var upgradeFrom: Version?
         var stops: [Version] = []
+        var hooks = ManifestHooks()
     }
 
     let file: String
@@ -29,8 +30,8 @@ struct ManifestDecoder {
         self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables, secrets: secrets))
     }
 
-    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "labels", "when"]
+    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "hooks"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "labels", "when"]
 
     // MARK: - Document
 
@@ -54,6 +55,7 @@ struct ManifestDecoder {
                 contents.upgradeFrom = string(value, what: "'upgrade_from'").flatMap { version($0, at: value.location) }
             case "stops": contents.stops = stops(value)
             case "secrets": continue
+            case "hooks": contents.hooks = hooks(value)
             case let name? where name.hasPrefix("x-"): continue  // an extension key: a place for anchors
             default: unknownKey(key, known: Self.topLevelKeys, in: "the manifest")
             }
@@ -91,7 +93,7 @@ struct ManifestDecoder {
         return thresholds.sorted { $0.version < $1.version }.flatMap(\.steps)
     }
 
-    private mutating func steps(_ node: YAMLNode, threshold: Version, thresholdText: String) -> [ManifestStep] {
+    mutating func steps(_ node: YAMLNode, threshold: Version, thresholdText: String) -> [ManifestStep] {
         guard node.kind == .sequence else {
             error("the steps of '\(thresholdText)' must be a list", at: node.location)
             return []
@@ -151,9 +153,10 @@ struct ManifestDecoder {
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
-            retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
+            retries: fields.retries, idempotent: fields.idempotent || definition.idempotent || fields.repeats != nil,
             resumable: fields.resumable || definition.resumable,
             late: fields.late, replaces: fields.replaces.map { Self.fullID($0.0, thresholdText: thresholdText) },
+            repeats: fields.repeats,
             labels: fields.labels, when: fields.when,
             location: nameLocation,
             fingerprint: Fingerprint.of(
@@ -174,6 +177,7 @@ struct ManifestDecoder {
         var replaces: (String, SourceLocation)?
         var labels: [String] = []
         var when: StepCondition?
+        var repeats: RepeatPolicy?
     }
 
     private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
@@ -221,6 +225,7 @@ struct ManifestDecoder {
             if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
         case "labels": fields.labels = labels(value)
         case "when": fields.when = condition(value)
+        case "repeat": fields.repeats = repeatPolicy(value)
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }
     }

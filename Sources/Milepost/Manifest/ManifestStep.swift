@@ -33,6 +33,8 @@ public final class ManifestStep: Sendable {
     public let labels: [String]
     /// `when:`: the kind of run the step belongs to (fresh install or upgrade); nil: every run.
     public let when: StepCondition?
+    /// `repeat:`: runs again when its entry or revision changes (a *repeatable* step); nil for a one-time step.
+    public let repeats: RepeatPolicy?
     /// Where the step is written in the manifest.
     public let location: SourceLocation
     /// A digest of the entry (name, parameters) and the registered revision; `status` compares it
@@ -46,7 +48,7 @@ public final class ManifestStep: Sendable {
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
-        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil,
+        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil,
         labels: [String] = [], when: StepCondition? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
         parameters: any Sendable, secrets: SecretValues
     ) {
@@ -62,6 +64,7 @@ public final class ManifestStep: Sendable {
         self.replaces = replaces
         self.labels = labels
         self.when = when
+        self.repeats = repeats
         self.location = location
         self.fingerprint = fingerprint
         self.definition = definition

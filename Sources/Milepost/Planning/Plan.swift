@@ -58,6 +58,10 @@ public struct Plan: Sendable {
         case leftOut(from: Version)
         case condition(StepCondition)
         case conditionPassed(StepCondition, from: Version)
+        /// A repeatable step with no record on the store.
+        case repeatableFirstRun
+        /// A repeatable step whose fingerprint differs from the one recorded when it last completed.
+        case entryChanged
 
         func text(threshold: Version) -> String {
             switch self {
@@ -82,6 +86,8 @@ public struct Plan: Sendable {
             case .condition(.freshInstall): "when: fresh-install, and this run is an upgrade"
             case .conditionPassed(let when, let from):
                 "when: \(when.rawValue) was decided by the run that passed it (at or below \(from)); it does not run later"
+            case .repeatableFirstRun: "repeatable, never ran here: runs after the one-time steps (repeat: on-change)"
+            case .entryChanged: "entry changed since it last ran: runs again after the one-time steps (repeat: on-change)"
             }
         }
     }
@@ -89,7 +95,7 @@ public struct Plan: Sendable {
     public let from: Version
     public let origin: Origin
     public let to: Version
-    /// Every manifest step in run order, with its status.
+    /// Every manifest step in run order (repeatable steps after the one-time steps), with its status.
     public let entries: [Entry]
     /// The version the store must reach with an earlier release first (`upgrade_from:`, `stops:`):
     /// a run refuses before any step.
