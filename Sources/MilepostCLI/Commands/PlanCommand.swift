@@ -15,6 +15,7 @@ extension MilepostCommand {
 
                 Examples:
                   milepost plan --to 2.7
+                  milepost plan --to 2.7 --labels 'eu or us'
                   milepost plan --manifest app.yaml --from 2.0 --to 2.7 --format json   # CI
                   milepost plan --from 2.0 --to 2.7 --format markdown >> "$GITHUB_STEP_SUMMARY"
                 """)

@@ -16,6 +16,7 @@ extension MilepostCommand {
 
                 Examples:
                   milepost run --to 2.7 --dry-run
+                  milepost run --to 2.7 --labels 'eu and not heavy'
                   milepost run --manifest /etc/app/milepost.yaml --to 2.7 && exec app
                 """)
 
