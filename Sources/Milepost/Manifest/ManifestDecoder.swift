@@ -31,7 +31,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "hooks"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "labels", "when"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert", "labels", "when"]
 
     // MARK: - Document
 
@@ -150,6 +150,7 @@ struct ManifestDecoder {
                 notes: error.notes))
             return nil
         }
+        guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
@@ -161,7 +162,7 @@ struct ManifestDecoder {
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
-            definition: definition, parameters: parameters, secrets: secrets)
+            definition: definition, parameters: parameters, revert: revert, secrets: secrets)
     }
 
     private struct StepFields {
@@ -177,6 +178,7 @@ struct ManifestDecoder {
         var replaces: (String, SourceLocation)?
         var labels: [String] = []
         var when: StepCondition?
+        var revert: YAMLNode?
         var repeats: RepeatPolicy?
     }
 
@@ -225,6 +227,12 @@ struct ManifestDecoder {
             if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
         case "labels": fields.labels = labels(value)
         case "when": fields.when = condition(value)
+        case "revert":
+            if value.kind == .mapping {
+                fields.revert = value
+            } else {
+                error("'revert' must be a mapping of parameters, like 'with'", at: value)
+            }
         case "repeat": fields.repeats = repeatPolicy(value)
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }
