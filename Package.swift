@@ -105,7 +105,12 @@ let package = Package(
         .executableTarget(
             name: "milepost",
             dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres", "MilepostOTel"],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            // swiftc exports every public symbol of an executable; with SwiftNIO, BoringSSL and
+            // swift-otel linked that is 37,000 symbols, and a `dladdr` at start-up scans them all
+            // (1.2 M instructions of the no-op run, docs/performance.md). Nothing resolves symbols
+            // in this binary (libpq is loaded by it, not into it), so export none.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
         ),
         // Test plumbing shared by the test targets: where the built executables are.
         .target(

@@ -12,7 +12,8 @@ extension TelemetryExporter {
     /// `OTEL_EXPORTER_OTLP_PROTOCOL` (only `http/protobuf` and `http/json` are linked) and the rest
     /// of swift-otel's variables apply. Logs are not exported (they stay on stderr).
     public static let openTelemetry = TelemetryExporter(
-        isRequested: { OpenTelemetryEnvironment(ProcessInfo.processInfo.environment).asksForExport },
+        // getenv, not ProcessInfo's dictionary of the whole environment: the fast path asks this.
+        isRequested: { OpenTelemetryEnvironment { getenv($0).map { String(cString: $0) } }.asksForExport },
         start: OpenTelemetryEnvironment.start)
 }
 
@@ -21,10 +22,11 @@ enum OpenTelemetryEnvironment {
     case off
     case export
 
-    init(_ environment: [String: String]) {
-        let disabled = environment["OTEL_SDK_DISABLED"]?.lowercased() == "true"
+    /// - parameter variable: the value of an environment variable, nil when unset.
+    init(_ variable: (String) -> String?) {
+        let disabled = variable("OTEL_SDK_DISABLED")?.lowercased() == "true"
         let endpoints = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"]
-        let endpoint = endpoints.contains { environment[$0]?.isEmpty == false }
+        let endpoint = endpoints.contains { variable($0)?.isEmpty == false }
         self = !disabled && endpoint ? .export : .off
     }
 
