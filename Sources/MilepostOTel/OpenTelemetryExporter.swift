@@ -1,5 +1,4 @@
 public import MilepostCLI
-import Foundation
 import Logging
 import OTel
 import ServiceLifecycle
@@ -12,26 +11,12 @@ extension TelemetryExporter {
     /// `OTEL_EXPORTER_OTLP_PROTOCOL` (only `http/protobuf` and `http/json` are linked) and the rest
     /// of swift-otel's variables apply. Logs are not exported (they stay on stderr).
     public static let openTelemetry = TelemetryExporter(
-        // getenv, not ProcessInfo's dictionary of the whole environment: the fast path asks this.
-        isRequested: { OpenTelemetryEnvironment { getenv($0).map { String(cString: $0) } }.asksForExport },
-        start: OpenTelemetryEnvironment.start)
+        isRequested: { OTLPExportRequest.isPresent },
+        start: OpenTelemetryBackends.start)
 }
 
-/// What the `OTEL_*` environment asks of the stock binary, and starting swift-otel's backends.
-enum OpenTelemetryEnvironment {
-    case off
-    case export
-
-    /// - parameter variable: the value of an environment variable, nil when unset.
-    init(_ variable: (String) -> String?) {
-        let disabled = variable("OTEL_SDK_DISABLED")?.lowercased() == "true"
-        let endpoints = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"]
-        let endpoint = endpoints.contains { variable($0)?.isEmpty == false }
-        self = !disabled && endpoint ? .export : .off
-    }
-
-    var asksForExport: Bool { self == .export }
-
+/// swift-otel's metrics and tracing backends, configured by the `OTEL_*` environment.
+enum OpenTelemetryBackends {
     /// The configuration before the environment's overrides (swift-otel applies them).
     static var configuration: OTel.Configuration {
         var configuration = OTel.Configuration.default
