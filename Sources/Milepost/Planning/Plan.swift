@@ -78,7 +78,7 @@ public struct Plan: Sendable {
     public let entries: [Entry]
     /// The version the store must reach with an earlier release first (`upgrade_from:`, `stops:`):
     /// a run refuses before any step.
-    public var requiredStop: RequiredStop? = nil
+    public let requiredStop: RequiredStop?
 
     /// The late steps (added at or below the stored version after the store reached it), whatever their policy.
     public var late: [Entry] { entries.filter { $0.late != nil } }

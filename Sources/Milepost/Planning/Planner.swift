@@ -19,9 +19,9 @@ public enum Planner {
                 of: step, from: from, to: target, completed: completed, state: state, lockHolder: lockHolder, late: late)
             return Plan.Entry(step: step, status: status, why: why)
         }
-        var plan = Plan(from: from, origin: origin, to: target, entries: entries)
-        if origin != .baseline { plan.requiredStop = manifest.upgradePath.requiredStop(from: from, to: target) }
-        return plan
+        return Plan(
+            from: from, origin: origin, to: target, entries: entries,
+            requiredStop: origin == .baseline ? nil : manifest.upgradePath.requiredStop(from: from, to: target))
     }
 
     private static func status(
