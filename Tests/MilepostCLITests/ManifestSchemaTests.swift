@@ -85,6 +85,8 @@ import Testing
         ("exec command not a list", "migrations:\n  \"2.1\":\n    - name: exec\n      with: {command: {program: sh}}\n"),
         ("sql transaction not a boolean", "migrations:\n  \"2.1\":\n    - name: sql\n      with: {sql: select 1, transaction: maybe}\n"),
         ("bad baseline", "baseline: two\nmigrations:\n  \"2.1\": [exec]\n"),
+        ("unknown hook phase", "hooks:\n  before_runs:\n    - name: exec\n      with: {command: [\"true\"]}\nmigrations:\n  \"2.1\": [exec]\n"),
+        ("bad repeat", "migrations:\n  \"2.1\":\n    - name: exec\n      with: {command: [\"true\"]}\n      repeat: always\n"),
     ]
 
     @Test(.enabled(if: SchemaValidator.isConfigured, SchemaValidator.missing)) func rejectsBrokenManifestsValidateRejects() throws {

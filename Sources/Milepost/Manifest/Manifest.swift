@@ -16,6 +16,8 @@ public struct Manifest: Sendable {
     public let late: LatePolicy
     /// `upgrade_from:` and `stops:`: which stored versions this manifest may upgrade.
     public let upgradePath: UpgradePath
+    /// `hooks:`: the steps that run around a run with steps to run (`ManifestHooks`).
+    public internal(set) var hooks = ManifestHooks()
     /// Findings that do not stop the manifest from being used.
     public let warnings: [Diagnostic]
 
@@ -64,11 +66,13 @@ public struct Manifest: Sendable {
         guard let contents, !decoder.diagnostics.contains(where: { $0.severity == .error }) else {
             throw .invalid(decoder.diagnostics, source: source)
         }
-        return Manifest(
+        var manifest = Manifest(
             source: source, app: contents.app, baseline: contents.baseline ?? .zero,
             steps: contents.steps, late: contents.late ?? .warn,
             upgradePath: UpgradePath(upgradeFrom: contents.upgradeFrom, stops: contents.stops),
             warnings: decoder.diagnostics)
+        manifest.hooks = contents.hooks
+        return manifest
     }
 
     /// The late-step policy of `step`: its own `late:`, else the manifest's.

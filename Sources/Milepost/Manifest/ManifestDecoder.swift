@@ -10,6 +10,7 @@ struct ManifestDecoder {
         var late: LatePolicy?
         var upgradeFrom: Version?
         var stops: [Version] = []
+        var hooks = ManifestHooks()
     }
 
     let file: String
@@ -29,8 +30,8 @@ struct ManifestDecoder {
         self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables, secrets: secrets))
     }
 
-    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces"]
+    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "hooks"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat"]
 
     // MARK: - Document
 
@@ -54,6 +55,7 @@ struct ManifestDecoder {
                 contents.upgradeFrom = string(value, what: "'upgrade_from'").flatMap { version($0, at: value) }
             case "stops": contents.stops = stops(value)
             case "secrets": continue
+            case "hooks": contents.hooks = hooks(value)
             case let name? where name.hasPrefix("x-"): continue  // an extension key: a place for anchors
             default: unknownKey(key, known: Self.topLevelKeys, in: "the manifest")
             }
@@ -91,7 +93,7 @@ struct ManifestDecoder {
         return thresholds.sorted { $0.version < $1.version }.flatMap(\.steps)
     }
 
-    private mutating func steps(_ node: YAMLNode, threshold: Version, thresholdText: String) -> [ManifestStep] {
+    mutating func steps(_ node: YAMLNode, threshold: Version, thresholdText: String) -> [ManifestStep] {
         guard node.kind == .sequence else {
             error("the steps of '\(thresholdText)' must be a list", at: node.location)
             return []
@@ -151,9 +153,10 @@ struct ManifestDecoder {
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
-            retries: fields.retries, idempotent: fields.idempotent || definition.idempotent,
+            retries: fields.retries, idempotent: fields.idempotent || definition.idempotent || fields.repeats != nil,
             resumable: fields.resumable || definition.resumable,
             late: fields.late, replaces: fields.replaces.map { Self.fullID($0, thresholdText: thresholdText) },
+            repeats: fields.repeats,
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
@@ -171,6 +174,7 @@ struct ManifestDecoder {
         var description: String?
         var late: LatePolicy?
         var replaces: String?
+        var repeats: RepeatPolicy?
     }
 
     private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
@@ -204,6 +208,7 @@ struct ManifestDecoder {
         case "replaces":
             guard let text = string(value, what: "'replaces'") else { return }
             if checkReplacedID(text, at: value) { fields.replaces = text }
+        case "repeat": fields.repeats = repeatPolicy(value)
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }
     }

@@ -29,6 +29,8 @@ public final class ManifestStep: Sendable {
     /// `replaces:`: the id (`THRESHOLD/ID`) of an earlier step this one renames; the store's record
     /// of that step counts as this step's, so it does not run again.
     public let replaces: String?
+    /// `repeat:`: runs again when its entry or revision changes (a *repeatable* step); nil for a one-time step.
+    public let repeats: RepeatPolicy?
     /// Where the step is written in the manifest.
     public let location: SourceLocation
     /// A digest of the entry (name, parameters) and the registered revision; `status` compares it
@@ -42,7 +44,7 @@ public final class ManifestStep: Sendable {
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
-        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
+        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
         parameters: any Sendable, secrets: SecretValues
     ) {
         self.id = id
@@ -55,6 +57,7 @@ public final class ManifestStep: Sendable {
         self.resumable = resumable
         self.late = late
         self.replaces = replaces
+        self.repeats = repeats
         self.location = location
         self.fingerprint = fingerprint
         self.definition = definition

@@ -51,6 +51,10 @@ public struct Plan: Sendable {
         case failed(error: String)
         case inRange(from: Version, to: Version)
         case late(from: Version, policy: LatePolicy)
+        /// A repeatable step with no record on the store.
+        case repeatableFirstRun
+        /// A repeatable step whose fingerprint differs from the one recorded when it last completed.
+        case entryChanged
 
         func text(threshold: Version) -> String {
             switch self {
@@ -67,6 +71,8 @@ public struct Plan: Sendable {
             case .late(let from, .warn): "added at or below \(from) after this store reached it: it will never run (late: warn)"
             case .late(let from, .run): "added at or below \(from) after this store reached it: runs before the newer steps (late: run)"
             case .late(let from, .fail): "added at or below \(from) after this store reached it: a run refuses to start (late: fail)"
+            case .repeatableFirstRun: "repeatable, never ran here: runs after the one-time steps (repeat: on-change)"
+            case .entryChanged: "entry changed since it last ran: runs again after the one-time steps (repeat: on-change)"
             }
         }
     }
@@ -74,7 +80,7 @@ public struct Plan: Sendable {
     public let from: Version
     public let origin: Origin
     public let to: Version
-    /// Every manifest step in run order, with its status.
+    /// Every manifest step in run order (repeatable steps after the one-time steps), with its status.
     public let entries: [Entry]
     /// The version the store must reach with an earlier release first (`upgrade_from:`, `stops:`):
     /// a run refuses before any step.

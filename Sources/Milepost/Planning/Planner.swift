@@ -13,7 +13,12 @@ public enum Planner {
         lockHolder: LockHolder? = nil, lateFloor: Version? = nil
     ) -> Plan {
         let completed = Set(state?.completed.map(\.id) ?? [])
-        let entries = manifest.steps.map { step -> Plan.Entry in
+        let repeatable = RepeatableSteps(manifest, state: state)
+        let entries = repeatable.runOrder.map { step -> Plan.Entry in
+            if step.repeats != nil {
+                let (status, why) = repeatable.status(of: step, to: target, state: state, lockHolder: lockHolder)
+                return Plan.Entry(step: step, status: status, why: why)
+            }
             let late = lateFloor.flatMap { step.threshold > $0 ? manifest.latePolicy(for: step) : nil }
             let (status, why) = status(
                 of: step, from: from, to: target, completed: completed, state: state, lockHolder: lockHolder, late: late)
@@ -22,6 +27,11 @@ public enum Planner {
         return Plan(
             from: from, origin: origin, to: target, entries: entries,
             requiredStop: origin == .baseline ? nil : manifest.upgradePath.requiredStop(from: from, to: target))
+    }
+
+    /// The status of an in-progress step: running when its run holds the lock, else interrupted.
+    static func inProgress(_ mark: InProgressStep, lockHolder: LockHolder?) -> (Plan.Status, Plan.Reason) {
+        mark.isRunning(lockHolder: lockHolder) ? (.running, .running(mark)) : (.interrupted, .interrupted(mark))
     }
 
     private static func status(
@@ -35,10 +45,7 @@ public enum Planner {
         } else if step.threshold > target {
             return (.aboveTarget, .aboveTarget(target))
         }
-        if let inProgress = state?.inProgress, inProgress.id == step.id {
-            return inProgress.isRunning(lockHolder: lockHolder)
-                ? (.running, .running(inProgress)) : (.interrupted, .interrupted(inProgress))
-        }
+        if let inProgress = state?.inProgress, inProgress.id == step.id { return Self.inProgress(inProgress, lockHolder: lockHolder) }
         if let failed = state?.failed, failed.id == step.id { return (.pending, .failed(error: failed.error)) }
         if step.threshold <= from, let late { return (.pending, .late(from: from, policy: late)) }
         return (.pending, .inRange(from: from, to: target))

@@ -6,4 +6,6 @@ public enum RunProgress: Sendable {
     case stepProgress(id: String, StepProgress)
     /// A step attempt ended.
     case stepFinished(RunReport.StepResult, index: Int, total: Int)
+    /// A hook (`hooks:`) ended, after all its attempts.
+    case hookFinished(RunReport.StepResult, phase: ManifestHooks.Phase)
 }

@@ -50,4 +50,7 @@ public struct RunReport: Sendable {
     public let interrupted: InProgressStep?
     /// True when another runner had already done the work while this one waited for the lock.
     public let doneByAnotherRunner: Bool
+    /// The hooks that ran (`hooks:`), in order; a failed `after_run` or `on_failure` hook does not
+    /// change `outcome`.
+    public var hooks: [StepResult] = []
 }

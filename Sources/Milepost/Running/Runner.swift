@@ -197,11 +197,20 @@ public struct Runner: Sendable {
     ) async throws -> RunReport {
         let state = try await locked.readState()
         let plan = try await plan(manifest, state: state, to: target)
+        var hooks: [RunReport.StepResult] = []
         func report(_ outcome: RunReport.Outcome, steps: [RunReport.StepResult] = [], interrupted: InProgressStep? = nil) -> RunReport {
-            RunReport(
+            var report = RunReport(
                 outcome: outcome, run: outcome == .upToDate ? nil : journal.run, app: manifest.app, from: plan.from,
                 to: target, steps: steps, plan: plan, interrupted: interrupted,
                 doneByAnotherRunner: outcome == .upToDate && seenVersion != state?.version.text)
+            report.hooks = hooks
+            return report
+        }
+        /// Runs the hooks of `phase` (only around a run with steps to run); returns the first that failed.
+        func runHooks(_ phase: ManifestHooks.Phase) async throws -> RunReport.StepResult? {
+            let results = try await self.runHooks(phase, of: manifest, plan: plan, on: locked, journal: journal, grace: grace)
+            hooks += results
+            return results.first { $0.status != .succeeded }
         }
         let started = journal.record(.runStarted, from: plan.from, to: target)
         switch decide(plan, state: state, manifest: manifest) {
@@ -238,6 +247,13 @@ public struct Runner: Sendable {
             var current = state ?? StoredState(app: manifest.app, version: plan.from, updatedAt: Timestamp.now())
             current.app = manifest.app ?? current.app
             try await locked.append([started])
+            if !steps.isEmpty, let failed = try await runHooks(.beforeRun) {
+                let outcome: RunReport.Outcome = failed.status == .failed && !Task.isCancelled ? .failed : .interrupted
+                try await locked.append([journal.record(
+                    .runFinished, from: plan.from, to: target, step: failed.id,
+                    error: "hook \(failed.id) failed, so no step ran: \(failed.error ?? "")", outcome: .init(outcome))])
+                return report(outcome)
+            }
             var results: [RunReport.StepResult] = []
             for (offset, step) in steps.enumerated() {
                 guard !Task.isCancelled else {
@@ -252,11 +268,13 @@ public struct Runner: Sendable {
                 guard result.status == .succeeded else {
                     // A step that failed while a signal stopped the run (in its back-off) ends it as interrupted.
                     let outcome: RunReport.Outcome = result.status == .failed && !Task.isCancelled ? .failed : .interrupted
+                    if outcome == .failed { _ = try await runHooks(.onFailure) }
                     try await locked.append([journal.record(
                         .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: .init(outcome))])
                     return report(outcome, steps: results)
                 }
             }
+            if !steps.isEmpty { _ = try await runHooks(.afterRun) }
             current.version = target
             current.updatedAt = Timestamp.now()
             try await locked.commit(current, journal: [

@@ -113,6 +113,8 @@ actor StepCheckpoint {
         openAttempt = nil
         state.inProgress = nil
         if state.failed?.id == step.id { state.failed = nil }
+        // A repeatable step keeps one record, its last: the fingerprint its next run compares with.
+        if step.repeats != nil { state.completed.removeAll { $0.id == step.id } }
         state.completed.append(CompletedStep(id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
         cursor = nil
         try await end(with: journal.record(.stepSucceeded, step: step.id, attempt: attempt, durationMs: durationMs))

@@ -68,6 +68,12 @@ public struct ManifestSchema: Sendable {
                     ("description", .string("Required stops: versions an upgrade must reach, in order, before going past them (exit 5).")),
                     ("type", .string("array")), ("items", Self.versionSchema), ("uniqueItems", .bool(true)),
                 ])),
+                ("hooks", .object([
+                    ("description", .string("Steps run around a run that has steps to run, never recorded as completed: before_run, after_run, on_failure.")),
+                    ("type", .string("object")),
+                    ("properties", .object(ManifestHooks.Phase.allCases.map { ($0.rawValue, .object([("$ref", .string("#/$defs/steps"))])) })),
+                    ("additionalProperties", .bool(false)),
+                ])),
                 ("migrations", .object([
                     ("description", .string("Version thresholds, each with the list of steps that run when an upgrade passes it.")),
                     ("type", .string("object")),
@@ -142,6 +148,10 @@ public struct ManifestSchema: Sendable {
                 ("replaces", .object([
                     ("description", .string("The id (ID or THRESHOLD/ID) of the step this one renames: its history carries over.")),
                     ("type", .string("string")),
+                ])),
+                ("repeat", .object([
+                    ("description", .string("on-change: a repeatable step, run again after the one-time steps whenever its entry or revision changes.")),
+                    ("enum", .array(RepeatPolicy.allCases.map { .string($0.rawValue) })),
                 ])),
                 ("description", .object([
                     ("description", .string("Shown by plan and in the journal.")),

@@ -65,8 +65,10 @@ extension Runner {
             let stored = state?.version
             plan = try await self.plan(manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder)
             // A step that replaces another is compared with the record of the one it replaces.
+            // A repeatable step's change is expected: it runs again (the plan says so), it does not drift.
+            let oneTime = manifest.steps.filter { $0.repeats == nil }
             let fingerprints = Dictionary(
-                manifest.steps.map { ($0.id, $0.fingerprint) } + manifest.steps.compactMap { step in step.replaces.map { ($0, step.fingerprint) } },
+                oneTime.map { ($0.id, $0.fingerprint) } + oneTime.compactMap { step in step.replaces.map { ($0, step.fingerprint) } },
                 uniquingKeysWith: { first, _ in first })
             for completed in state?.completed ?? [] where !completed.fingerprint.isEmpty {
                 if let current = fingerprints[completed.id], current != completed.fingerprint {

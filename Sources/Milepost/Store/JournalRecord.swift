@@ -14,6 +14,10 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case resolved
         /// A runner took the lock over from a run whose lease expired (PostgreSQL lease lock).
         case lockTakenOver = "lock-taken-over"
+        /// A hook (`hooks:` in the manifest) is about to run; `step` is its `PHASE/ID`.
+        case hookStarted = "hook-started"
+        case hookSucceeded = "hook-succeeded"
+        case hookFailed = "hook-failed"
     }
 
     /// How a run (`run-finished`) or a resolution (`resolved`) ended.
@@ -95,6 +99,7 @@ public struct JournalRecord: Codable, Sendable, Equatable {
     public var isDurable: Bool {
         switch event {
         case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline, .lockTakenOver: true
+        case .hookStarted, .hookSucceeded, .hookFailed: true
         case .runStarted, .runFinished, .stepProgress: false
         }
     }

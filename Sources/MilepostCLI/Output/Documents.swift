@@ -53,9 +53,12 @@ struct PlanStepDocument: Encodable {
     var description: String?
     /// The late policy, when the step is late.
     var late: String?
+    /// `on-change` for a repeatable step.
+    var `repeat`: String?
 
     init(_ entry: Plan.Entry) {
         late = entry.late?.rawValue
+        `repeat` = entry.step.repeats?.rawValue
         id = entry.step.id
         name = entry.step.name
         description = entry.step.description
@@ -148,6 +151,15 @@ struct RunDocument: Encodable {
         var durationMs: Int
         var error: String?
         var stderr: String?
+
+        init(_ result: RunReport.StepResult) {
+            id = result.id
+            status = result.status.rawValue
+            attempts = result.attempts
+            durationMs = result.durationMs
+            error = result.error
+            stderr = result.stderr
+        }
     }
 
     var format = JSONOutput.format
@@ -165,8 +177,11 @@ struct RunDocument: Encodable {
     var signal: Int32?
     var late: [LateStepDocument]?
     var requiredStop: RequiredStopDocument?
+    /// The hooks that ran (`hooks:`), as `steps` are shown; absent when none ran.
+    var hooks: [Step]?
 
     init(_ report: RunReport, exitCode: Int32, signal: Int32?) {
+        hooks = report.hooks.isEmpty ? nil : report.hooks.map(Step.init)
         late = LateStepDocument.list(report.plan?.entries ?? [])
         requiredStop = report.outcome == .stopRequired ? RequiredStopDocument(report.plan) : nil
         outcome = report.outcome.rawValue
@@ -176,11 +191,7 @@ struct RunDocument: Encodable {
         from = report.from.text
         to = report.to.text
         doneByAnotherRunner = report.doneByAnotherRunner
-        steps = report.steps.map {
-            Step(
-                id: $0.id, status: $0.status.rawValue, attempts: $0.attempts, durationMs: $0.durationMs, error: $0.error,
-                stderr: $0.stderr)
-        }
+        steps = report.steps.map(Step.init)
         pending = report.outcome == .dryRun ? report.plan?.pending.map(\.id) : nil
         interrupted = report.interrupted
         self.signal = signal
@@ -247,6 +258,8 @@ struct StatusDocument: Encodable {
     var neverRun: [String]?
     var late: [LateStepDocument]?
     var orphans: [Orphan]?
+    /// Repeatable steps whose entry changed since they last ran: the next run runs them again.
+    var changed: [String]?
     var requiredStop: RequiredStopDocument?
 
     init(_ report: StatusReport, app: String?, advice: StatusAdvice) {
@@ -276,6 +289,7 @@ struct StatusDocument: Encodable {
             neverRun = report.neverRun.map(\.step.id)
             late = LateStepDocument.list(plan.entries)
             orphans = report.orphans.isEmpty ? nil : report.orphans.map { Orphan(id: $0.id, completedAt: $0.at) }
+            changed = plan.changed.isEmpty ? nil : plan.changed.map(\.step.id)
             requiredStop = RequiredStopDocument(plan)
         }
     }

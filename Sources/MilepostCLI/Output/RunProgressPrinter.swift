@@ -27,6 +27,15 @@ final class RunProgressPrinter: Sendable {
         self.interactive = interactive
     }
 
+    /// How an attempted step or hook ended, painted.
+    private func word(_ status: RunReport.StepResult.Status) -> String {
+        switch status {
+        case .succeeded: Terminal.paint("ok", .green, colored: colored)
+        case .failed: Terminal.paint("FAILED", .red, colored: colored)
+        case .interrupted: Terminal.paint("INTERRUPTED", .red, colored: colored)
+        }
+    }
+
     func handle(_ progress: RunProgress) {
         switch progress {
         case .stepStarted(let id, let index, let total, let attempt):
@@ -46,13 +55,12 @@ final class RunProgressPrinter: Sendable {
             if let line { Terminal.errPartial(Terminal.clearLine + line) }
         case .stepFinished(let result, let index, let total):
             current.withLock { $0 = nil }
-            let status = switch result.status {
-            case .succeeded: Terminal.paint("ok", .green, colored: colored)
-            case .failed: Terminal.paint("FAILED", .red, colored: colored)
-            case .interrupted: Terminal.paint("INTERRUPTED", .red, colored: colored)
-            }
+            let status = word(result.status)
             Terminal.err((interactive ? Terminal.clearLine : "")
                 + "[\(index)/\(total)] \(result.id) \(status) in \(Elapsed.text(milliseconds: result.durationMs))"
+                + (result.error.map { ": \($0.escapingControlCharacters())" } ?? ""))
+        case .hookFinished(let result, _):
+            Terminal.err("hook \(result.id) \(word(result.status)) in \(Elapsed.text(milliseconds: result.durationMs))"
                 + (result.error.map { ": \($0.escapingControlCharacters())" } ?? ""))
         }
     }
@@ -100,6 +108,11 @@ final class RunProgressPrinter: Sendable {
                 + (report.doneByAnotherRunner ? " (another runner did the work while this one waited)" : ""))
         case .succeeded:
             Terminal.err("milepost: \(app)\(report.from) → \(report.to): \(counted(report.steps.count, "step")) ran (run \(report.run ?? "?"))")
+        case .failed where report.steps.isEmpty:
+            // Only a before_run hook fails a run before any step.
+            let hook = report.hooks.last { $0.status != .succeeded }?.id ?? "?"
+            Terminal.err("milepost: \(app)hook \(hook) failed, so no step ran; the stored version stays \(report.from)."
+                + " Fix the cause and run again.")
         case .failed:
             let failed = report.steps.last
             Terminal.err("milepost: \(app)step \(failed?.id ?? "?") failed; the stored version stays \(report.from)."

@@ -80,6 +80,9 @@ enum StatusText {
             for entry in report.late where entry.late == .run {
                 field("late", "\(entry.step.id): added at or below \(plan.from) after this store reached it; the next run runs it first (late: run)", .yellow)
             }
+            for entry in plan.changed {
+                field("changed", "\(entry.step.id): entry changed since it last ran; the next run runs it again (repeat: on-change)", .yellow)
+            }
             for orphan in report.orphans {
                 field("orphan", "\(orphan.id): completed at \(orphan.at), no longer in the manifest (deleted, or renamed without 'replaces:')", .yellow)
             }
