@@ -39,13 +39,17 @@ public final class ManifestStep: Sendable {
 
     let definition: StepDefinition
     let parameters: any Sendable
+    /// How `milepost revert` undoes the step; nil when it cannot.
+    let revert: StepRevert?
+    /// Can be undone by `milepost revert`: it has a revert, registered or in the manifest.
+    public var hasRevert: Bool { revert != nil }
     /// The manifest's secret values (one object shared by its steps).
     let secrets: SecretValues
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
         idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
-        parameters: any Sendable, secrets: SecretValues
+        parameters: any Sendable, revert: StepRevert? = nil, secrets: SecretValues
     ) {
         self.id = id
         self.threshold = threshold
@@ -62,6 +66,7 @@ public final class ManifestStep: Sendable {
         self.fingerprint = fingerprint
         self.definition = definition
         self.parameters = parameters
+        self.revert = revert
         self.secrets = secrets
     }
 }

@@ -116,7 +116,7 @@ extension MilepostCommand {
             switch outcome {
             case .upToDate, .succeeded, .downgradeAllowed, .dryRun: ExitStatus.ok.rawValue
             case .failed: ExitStatus.stepFailed.rawValue
-            case .blocked: ExitStatus.needsResolve.rawValue
+            case .blocked, .revertUnfinished: ExitStatus.needsResolve.rawValue
             case .downgradeRefused: ExitStatus.downgradeRefused.rawValue
             case .stopRequired: ExitStatus.stopRequired.rawValue
             case .lateRefused: ExitStatus.invalidManifest.rawValue

@@ -177,6 +177,8 @@ struct RunDocument: Encodable {
     var signal: Int32?
     var late: [LateStepDocument]?
     var requiredStop: RequiredStopDocument?
+    /// For `revert-unfinished`: the revert to finish first.
+    var reverting: UnfinishedRevert?
     /// The hooks that ran (`hooks:`), as `steps` are shown; absent when none ran.
     var hooks: [Step]?
 
@@ -195,6 +197,7 @@ struct RunDocument: Encodable {
         pending = report.outcome == .dryRun ? report.plan?.pending.map(\.id) : nil
         interrupted = report.interrupted
         self.signal = signal
+        reverting = report.reverting
     }
 }
 
