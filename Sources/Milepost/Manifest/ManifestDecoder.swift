@@ -31,7 +31,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "hooks"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert", "labels", "when"]
 
     // MARK: - Document
 
@@ -158,6 +158,7 @@ struct ManifestDecoder {
             resumable: fields.resumable || definition.resumable,
             late: fields.late, replaces: fields.replaces.map { Self.fullID($0.0, thresholdText: thresholdText) },
             repeats: fields.repeats,
+            labels: fields.labels, when: fields.when,
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
@@ -175,6 +176,8 @@ struct ManifestDecoder {
         var description: String?
         var late: LatePolicy?
         var replaces: (String, SourceLocation)?
+        var labels: [String] = []
+        var when: StepCondition?
         var revert: YAMLNode?
         var repeats: RepeatPolicy?
     }
@@ -222,6 +225,8 @@ struct ManifestDecoder {
         case "replaces":
             guard let text = string(value, what: "'replaces'") else { return }
             if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
+        case "labels": fields.labels = labels(value)
+        case "when": fields.when = condition(value)
         case "revert":
             if value.kind == .mapping {
                 fields.revert = value

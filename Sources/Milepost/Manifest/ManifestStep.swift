@@ -29,6 +29,10 @@ public final class ManifestStep: Sendable {
     /// `replaces:`: the id (`THRESHOLD/ID`) of an earlier step this one renames; the store's record
     /// of that step counts as this step's, so it does not run again.
     public let replaces: String?
+    /// `labels:`: the names a `--labels` expression chooses the step by; empty: always in scope.
+    public let labels: [String]
+    /// `when:`: the kind of run the step belongs to (fresh install or upgrade); nil: every run.
+    public let when: StepCondition?
     /// `repeat:`: runs again when its entry or revision changes (a *repeatable* step); nil for a one-time step.
     public let repeats: RepeatPolicy?
     /// Where the step is written in the manifest.
@@ -48,7 +52,8 @@ public final class ManifestStep: Sendable {
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
-        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
+        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil,
+        labels: [String] = [], when: StepCondition? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
         parameters: any Sendable, revert: StepRevert? = nil, secrets: SecretValues
     ) {
         self.id = id
@@ -61,6 +66,8 @@ public final class ManifestStep: Sendable {
         self.resumable = resumable
         self.late = late
         self.replaces = replaces
+        self.labels = labels
+        self.when = when
         self.repeats = repeats
         self.location = location
         self.fingerprint = fingerprint

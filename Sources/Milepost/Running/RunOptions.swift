@@ -14,6 +14,10 @@ public struct RunOptions: Sendable {
     /// The least time between two writes of a step's progress to the store (state and a
     /// `step-progress` journal record); the first report of an attempt is written at once.
     public var progressInterval: Duration = .seconds(5)
+    /// The `--labels` expression: labelled steps it does not match are out of scope (`PlanScope`);
+    /// nil: every step is. With one, a run at the stored version reads the manifest instead of
+    /// answering up to date from the state alone, so it runs steps an earlier run left out.
+    public var labels: LabelExpression?
     /// Called as steps start, report progress and finish, for progress output.
     public var onProgress: (@Sendable (RunProgress) -> Void)?
 

@@ -25,7 +25,8 @@ public struct Runner: Sendable {
     /// Runs every pending step up to `target`, one checkpoint per step.
     ///
     /// When the stored version already is `target` and nothing is interrupted, this reads only the
-    /// state and returns `.upToDate` without calling `loadManifest` (the pre-start fast path).
+    /// state and returns `.upToDate` without calling `loadManifest` (the pre-start fast path),
+    /// unless `options.labels` is set.
     /// - throws: the manifest's errors, or `StoreError` (a bad stored version is `StoreError.unreadableState`).
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         try await RunTelemetry.run(store: store, to: target) { try await runUntraced(to: target, manifest: loadManifest) }
@@ -33,7 +34,7 @@ public struct Runner: Sendable {
 
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
-        if let seen, let report = upToDate(seen, at: target) { return report }
+        if let seen, options.labels == nil, let report = upToDate(seen, at: target) { return report }
         let manifest = try loadManifest()
         try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
@@ -145,7 +146,8 @@ public struct Runner: Sendable {
             if let state { (state.version, .stored) } else { (manifest.baseline, .baseline) }
         return Planner.plan(
             manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder,
-            lateFloor: try await lateFloor(manifest, state: state))
+            lateFloor: try await lateFloor(manifest, state: state),
+            scope: PlanScope(labels: options.labels, freshInstall: try await isFreshInstall(manifest, state: state)))
     }
 
     // MARK: - Deciding

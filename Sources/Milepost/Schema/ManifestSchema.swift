@@ -149,6 +149,11 @@ public struct ManifestSchema: Sendable {
                     ("description", .string("The id (ID or THRESHOLD/ID) of the step this one renames: its history carries over.")),
                     ("type", .string("string")),
                 ])),
+                ("labels", Self.labelsSchema),
+                ("when", .object([
+                    ("description", .string("Run this step only in a fresh install (the store has reached no version yet) or only in an upgrade.")),
+                    ("enum", .array(StepCondition.allCases.map { .string($0.rawValue) })),
+                ])),
                 ("repeat", .object([
                     ("description", .string("on-change: a repeatable step, run again after the one-time steps whenever its entry or revision changes.")),
                     ("enum", .array(RepeatPolicy.allCases.map { .string($0.rawValue) })),
