@@ -31,14 +31,16 @@ enum PreStart {
     /// Flags that change nothing when the store is up to date.
     static let flags: Set<String> = [OptionNames.allowDowngrade]
     /// `run`'s options the fast path never takes: with them, a run may do more than say "up to date"
-    /// (`--metrics-file` is written by the full path, which records the run's metrics).
-    static let declined: Set<String> = [OptionNames.dryRun, OptionNames.metricsFile]
+    /// (`--metrics-file` is written by the full path, which records the run's metrics; `--labels`, or
+    /// `MILEPOST_LABELS`, may bring in steps an earlier run left out below the stored version).
+    static let declined: Set<String> = [OptionNames.dryRun, OptionNames.metricsFile, OptionNames.labels]
 
     /// The exit code of an up-to-date `run`, after printing its outcome; nil to parse normally.
     /// Synchronous on purpose: called on the main thread, it answers before any thread starts.
     static func attempt(_ arguments: [String], context: CommandContext) -> Int32? {
         // An exporter the environment asks for gets the run's span and metrics from the full path.
-        guard context.telemetry?.isRequested() != true, let values = parse(arguments) else { return nil }
+        guard context.telemetry?.isRequested() != true, PathText.environment(LabelOptions.environmentName) == nil,
+              let values = parse(arguments) else { return nil }
         do {
             // The manifest is not parsed here (only scanned for `repeat`), but an empty --manifest
             // or MILEPOST_MANIFEST is the same usage error (64) it is for the parser.

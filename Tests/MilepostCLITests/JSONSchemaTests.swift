@@ -13,7 +13,7 @@ import Testing
             ("validate", ["validate"]), ("plan", ["plan", "--to", "3.0"]), ("run", ["run", "--to", "2.7"]),
             ("wait", ["wait", "--to", "2.7", "--timeout", "1s"]),
             ("status", ["status", "--to", "3.0"]), ("history", ["history"]), ("versions", ["versions"]),
-            ("steps", ["steps"]),
+            ("steps", ["steps"]), ("revert", ["revert", "--to", "2.7", "--dry-run"]),
         ]
         #expect(Set(outputs.map(\.command)) == Set(schema.commands))
         for (command, arguments) in outputs {

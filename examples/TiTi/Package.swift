@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "titi-migrate", targets: ["titi-migrate"]),
+        .executable(name: "titi-sample", targets: ["titi-sample"]),
     ],
     dependencies: [
         .package(name: "Milepost", path: "../.."),
@@ -26,6 +27,12 @@ let package = Package(
         .executableTarget(
             name: "titi-migrate",
             dependencies: ["TiTiKit", .product(name: "MilepostCLI", package: "Milepost")],
+            swiftSettings: strictSettings
+        ),
+        // Writes a large generated dailys.json, to try removeEmptyDailys at scale.
+        .executableTarget(
+            name: "titi-sample",
+            dependencies: ["TiTiKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -86,8 +86,9 @@ public struct Manifest: Sendable {
         return manifest
     }
 
-    /// The late-step policy of `step`: its own `late:`, else the manifest's.
-    public func latePolicy(for step: ManifestStep) -> LatePolicy { step.late ?? late }
+    /// The late-step policy of `step`: its own `late:`, else `.run` for a labelled step (one that
+    /// an earlier run's `--labels` left out runs when a later run includes it), else the manifest's.
+    public func latePolicy(for step: ManifestStep) -> LatePolicy { step.late ?? (step.labels.isEmpty ? late : .run) }
 
     /// The step with `id`, if the manifest has it.
     public func step(id: String) -> ManifestStep? {

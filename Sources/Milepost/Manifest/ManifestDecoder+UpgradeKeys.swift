@@ -1,7 +1,28 @@
 import MilepostYAML
 
-// The keys of late steps, renamed steps and required stops: `late:`, `replaces:`, `upgrade_from:`, `stops:`.
+// The keys of late steps, renamed steps, required stops and reverts: `late:`, `replaces:`,
+// `upgrade_from:`, `stops:`, `revert:`.
 extension ManifestDecoder {
+    /// A step's revert: the manifest's `revert:` (for a step that `revertsWithManifestParameters`),
+    /// else the one registered with it. `.some(nil)`: the step has none; nil: `revert:` is invalid.
+    mutating func revert(
+        _ node: YAMLNode?, of definition: StepDefinition, name: String, parameters: any Sendable
+    ) -> StepRevert?? {
+        guard let node else { return .some(definition.revert.map { StepRevert(body: $0, parameters: parameters) }) }
+        guard definition.revertsWithManifestParameters else {
+            error("step '\(name)' takes no 'revert' in the manifest: its revert, if it has one, is registered with it",
+                  at: node.location)
+            return nil
+        }
+        do {
+            return .some(StepRevert(body: definition.body, parameters: try definition.decodeParameters(node, parameterDecoder)))
+        } catch let failure {
+            error("step '\(name)' revert: \(secrets.redact(failure.message))", at: failure.location ?? node.location,
+                  notes: failure.notes)
+            return nil
+        }
+    }
+
     /// `late: warn | run | fail`.
     mutating func latePolicy(_ node: YAMLNode) -> LatePolicy? {
         guard let text = string(node, what: "'late'") else { return nil }

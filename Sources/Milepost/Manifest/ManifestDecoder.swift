@@ -31,7 +31,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "hooks"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert", "labels", "when"]
 
     // MARK: - Document
 
@@ -150,6 +150,7 @@ struct ManifestDecoder {
                 notes: error.notes))
             return nil
         }
+        guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
@@ -157,10 +158,11 @@ struct ManifestDecoder {
             resumable: fields.resumable || definition.resumable,
             late: fields.late, replaces: fields.replaces.map { Self.fullID($0.0, thresholdText: thresholdText) },
             repeats: fields.repeats,
+            labels: fields.labels, when: fields.when,
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
-            definition: definition, parameters: parameters, secrets: secrets)
+            definition: definition, parameters: parameters, revert: revert, secrets: secrets)
     }
 
     private struct StepFields {
@@ -174,6 +176,9 @@ struct ManifestDecoder {
         var description: String?
         var late: LatePolicy?
         var replaces: (String, SourceLocation)?
+        var labels: [String] = []
+        var when: StepCondition?
+        var revert: YAMLNode?
         var repeats: RepeatPolicy?
     }
 
@@ -220,6 +225,14 @@ struct ManifestDecoder {
         case "replaces":
             guard let text = string(value, what: "'replaces'") else { return }
             if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
+        case "labels": fields.labels = labels(value)
+        case "when": fields.when = condition(value)
+        case "revert":
+            if value.kind == .mapping {
+                fields.revert = value
+            } else {
+                error("'revert' must be a mapping of parameters, like 'with'", at: value)
+            }
         case "repeat": fields.repeats = repeatPolicy(value)
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }

@@ -29,6 +29,10 @@ public final class ManifestStep: Sendable {
     /// `replaces:`: the id (`THRESHOLD/ID`) of an earlier step this one renames; the store's record
     /// of that step counts as this step's, so it does not run again.
     public let replaces: String?
+    /// `labels:`: the names a `--labels` expression chooses the step by; empty: always in scope.
+    public let labels: [String]
+    /// `when:`: the kind of run the step belongs to (fresh install or upgrade); nil: every run.
+    public let when: StepCondition?
     /// `repeat:`: runs again when its entry or revision changes (a *repeatable* step); nil for a one-time step.
     public let repeats: RepeatPolicy?
     /// Where the step is written in the manifest.
@@ -39,13 +43,18 @@ public final class ManifestStep: Sendable {
 
     let definition: StepDefinition
     let parameters: any Sendable
+    /// How `milepost revert` undoes the step; nil when it cannot.
+    let revert: StepRevert?
+    /// Can be undone by `milepost revert`: it has a revert, registered or in the manifest.
+    public var hasRevert: Bool { revert != nil }
     /// The manifest's secret values (one object shared by its steps).
     let secrets: SecretValues
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
-        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
-        parameters: any Sendable, secrets: SecretValues
+        idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil,
+        labels: [String] = [], when: StepCondition? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
+        parameters: any Sendable, revert: StepRevert? = nil, secrets: SecretValues
     ) {
         self.id = id
         self.threshold = threshold
@@ -57,11 +66,14 @@ public final class ManifestStep: Sendable {
         self.resumable = resumable
         self.late = late
         self.replaces = replaces
+        self.labels = labels
+        self.when = when
         self.repeats = repeats
         self.location = location
         self.fingerprint = fingerprint
         self.definition = definition
         self.parameters = parameters
+        self.revert = revert
         self.secrets = secrets
     }
 }

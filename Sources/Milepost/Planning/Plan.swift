@@ -24,6 +24,9 @@ public struct Plan: Sendable {
         case interrupted
         /// Running right now: its run holds the store's lock. A run waits for that lock first.
         case running
+        /// Left out by the plan's scope (`PlanScope`): its labels do not match `--labels`, or its
+        /// `when:` is not this kind of run. Neither run nor recorded.
+        case outOfScope = "out-of-scope"
     }
 
     public struct Entry: Sendable {
@@ -51,6 +54,10 @@ public struct Plan: Sendable {
         case failed(error: String)
         case inRange(from: Version, to: Version)
         case late(from: Version, policy: LatePolicy)
+        case labels([String], LabelExpression)
+        case leftOut(from: Version)
+        case condition(StepCondition)
+        case conditionPassed(StepCondition, from: Version)
         /// A repeatable step with no record on the store.
         case repeatableFirstRun
         /// A repeatable step whose fingerprint differs from the one recorded when it last completed.
@@ -71,6 +78,14 @@ public struct Plan: Sendable {
             case .late(let from, .warn): "added at or below \(from) after this store reached it: it will never run (late: warn)"
             case .late(let from, .run): "added at or below \(from) after this store reached it: runs before the newer steps (late: run)"
             case .late(let from, .fail): "added at or below \(from) after this store reached it: a run refuses to start (late: fail)"
+            case .labels(let labels, let expression):
+                "labels \(labels.joined(separator: ", ")) do not match --labels '\(expression)'"
+            case .leftOut(let from):
+                "labelled, and never ran here though this store reached \(from) (left out by --labels, or added later): runs before the newer steps"
+            case .condition(.upgrade): "when: upgrade, and this run is a fresh install"
+            case .condition(.freshInstall): "when: fresh-install, and this run is an upgrade"
+            case .conditionPassed(let when, let from):
+                "when: \(when.rawValue) was decided by the run that passed it (at or below \(from)); it does not run later"
             case .repeatableFirstRun: "repeatable, never ran here: runs after the one-time steps (repeat: on-change)"
             case .entryChanged: "entry changed since it last ran: runs again after the one-time steps (repeat: on-change)"
             }
@@ -85,6 +100,8 @@ public struct Plan: Sendable {
     /// The version the store must reach with an earlier release first (`upgrade_from:`, `stops:`):
     /// a run refuses before any step.
     public var requiredStop: RequiredStop? = nil
+    /// The `--labels` expression and the kind of run that chose the steps in scope.
+    public var scope = PlanScope()
 
     /// The late steps (added at or below the stored version after the store reached it), whatever their policy.
     public var late: [Entry] { entries.filter { $0.late != nil } }

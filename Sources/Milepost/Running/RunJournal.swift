@@ -37,6 +37,7 @@ extension JournalRecord.Outcome {
         case .interrupted: self = .interrupted
         case .stopRequired: self = .stopRequired
         case .lateRefused: self = .lateRefused
+        case .revertUnfinished: self = .revertUnfinished
         case .dryRun: return nil
         }
     }

@@ -20,6 +20,10 @@ public struct RunOptions: Sendable {
     /// read of the state; the command line turns it on when the manifest file may have repeatable
     /// steps (`Manifest.mayHaveRepeatableSteps(path:maxBytes:)`).
     public var checksRepeatableSteps = false
+    /// The `--labels` expression: labelled steps it does not match are out of scope (`PlanScope`);
+    /// nil: every step is. With one, a run at the stored version reads the manifest instead of
+    /// answering up to date from the state alone, so it runs steps an earlier run left out.
+    public var labels: LabelExpression?
     /// Called as steps start, report progress and finish, for progress output.
     public var onProgress: (@Sendable (RunProgress) -> Void)?
 

@@ -21,6 +21,8 @@ public struct RunReport: Sendable {
         case stopRequired = "stop-required"
         /// The store has late steps under `late: fail`; nothing ran (exit 65).
         case lateRefused = "late-refused"
+        /// A revert is unfinished (`StoredState.reverting`): finish it with `revert` first; nothing ran (exit 2).
+        case revertUnfinished = "revert-unfinished"
     }
 
     /// One attempted step.
@@ -50,6 +52,8 @@ public struct RunReport: Sendable {
     public let interrupted: InProgressStep?
     /// True when another runner had already done the work while this one waited for the lock.
     public let doneByAnotherRunner: Bool
+    /// For `revertUnfinished`: the revert to finish first.
+    public internal(set) var reverting: UnfinishedRevert? = nil
     /// The hooks that ran (`hooks:`), in order; a failed `after_run` or `on_failure` hook does not
     /// change `outcome`.
     public var hooks: [StepResult] = []

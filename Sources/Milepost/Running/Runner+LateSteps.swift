@@ -11,7 +11,7 @@ extension Runner {
         guard let state else { return nil }
         let completed = Set(state.completed.map(\.id))
         let couldBeLate = manifest.steps.contains {
-            $0.repeats == nil && $0.threshold <= state.version && $0.threshold > manifest.baseline && !completed.contains($0.id)
+            $0.repeats == nil && $0.when == nil && $0.threshold <= state.version && $0.threshold > manifest.baseline && !completed.contains($0.id)
                 && $0.replaces.map(completed.contains) != true
         }
         guard couldBeLate else { return manifest.baseline }

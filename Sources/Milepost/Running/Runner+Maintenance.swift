@@ -50,6 +50,9 @@ extension Runner {
     /// Clears an interrupted or failed step by hand; journaled as `resolved`. Touches only the
     /// step named `id`: a different step's interrupted or failed mark stays.
     ///
+    /// For a step whose revert was interrupted or failed (`direction: revert`), `.done` records the
+    /// revert as done (the step is no longer completed) and `.retry` lets the next revert run it again.
+    ///
     /// `.retry` keeps the step's cursor, if it committed one: the mark becomes a failure that the
     /// next run resumes at the cursor. With `fromStart`, the cursor is discarded and the step
     /// starts over.
@@ -67,13 +70,20 @@ extension Runner {
             if interrupted != nil { state.inProgress = nil }
             if failed != nil { state.failed = nil }
             let cursor = interrupted?.cursor ?? failed?.cursor
-            if resolution == .retry, !fromStart, let cursor {
+            // A revert's mark (`direction: revert`): done means its undoing is complete, so the step is
+            // no longer completed; retry lets the next revert run it again, from the start.
+            let reverting = (interrupted?.direction ?? failed?.direction) == .revert
+            if resolution == .retry, !fromStart, !reverting, let cursor {
                 state.failed = failed ?? FailedStep(
                     id: id, run: journal.run, at: Timestamp.now(), error: "interrupted; resolved to run again at its cursor",
                     cursor: cursor, stderr: interrupted?.stderr)
             }
             if resolution == .done {
-                state.completed.append(CompletedStep(id: id, at: Timestamp.now(), run: journal.run, fingerprint: "", via: "resolved"))
+                if reverting {
+                    state.completed.removeAll { $0.id == id }
+                } else {
+                    state.completed.append(CompletedStep(id: id, at: Timestamp.now(), run: journal.run, fingerprint: "", via: "resolved"))
+                }
             }
             state.updatedAt = Timestamp.now()
             let kept = resolution == .retry && !fromStart ? cursor : nil

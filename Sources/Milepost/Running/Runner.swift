@@ -25,7 +25,8 @@ public struct Runner: Sendable {
     /// Runs every pending step up to `target`, one checkpoint per step.
     ///
     /// When the stored version already is `target` and nothing is interrupted, this reads only the
-    /// state and returns `.upToDate` without calling `loadManifest` (the pre-start fast path).
+    /// state and returns `.upToDate` without calling `loadManifest` (the pre-start fast path),
+    /// unless `options.labels` is set.
     /// - throws: the manifest's errors, or `StoreError` (a bad stored version is `StoreError.unreadableState`).
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         try await RunTelemetry.run(store: store, to: target) { try await runUntraced(to: target, manifest: loadManifest) }
@@ -34,7 +35,7 @@ public struct Runner: Sendable {
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
         var loaded: Manifest?
-        if let seen, let report = upToDate(seen, at: target) {
+        if let seen, options.labels == nil, let report = upToDate(seen, at: target) {
             guard options.checksRepeatableSteps else { return report }
             // Still up to date unless a repeatable step is due: decided before taking the lock.
             let manifest = try loadManifest()
@@ -152,7 +153,8 @@ public struct Runner: Sendable {
             if let state { (state.version, .stored) } else { (manifest.baseline, .baseline) }
         return Planner.plan(
             manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder,
-            lateFloor: try await lateFloor(manifest, state: state))
+            lateFloor: try await lateFloor(manifest, state: state),
+            scope: PlanScope(labels: options.labels, freshInstall: try await isFreshInstall(manifest, state: state)))
     }
 
     // MARK: - Deciding
@@ -162,6 +164,7 @@ public struct Runner: Sendable {
         case stopRequired(RequiredStop)
         case lateRefused
         case blocked(InProgressStep)
+        case revertUnfinished(UnfinishedRevert)
         case upToDate
         case run([ManifestStep])
     }
@@ -175,6 +178,7 @@ public struct Runner: Sendable {
            manifest.step(id: running.id)?.runsAgain(afterInterruption: running) != true {
             return .blocked(running)
         }
+        if let reverting = state?.reverting { return .revertUnfinished(reverting) }
         if state != nil, plan.from == plan.to, plan.pending.isEmpty { return .upToDate }
         return .run(plan.pending)
     }
@@ -188,12 +192,15 @@ public struct Runner: Sendable {
         case .stopRequired: (.stopRequired, nil)
         case .lateRefused: (.lateRefused, nil)
         case .blocked(let running): (.blocked, running)
+        case .revertUnfinished: (.revertUnfinished, nil)
         case .upToDate: (.upToDate, nil)
         case .run: (.dryRun, nil)
         }
-        return RunReport(
+        var report = RunReport(
             outcome: outcome, run: nil, app: manifest.app, from: plan.from, to: target, steps: [], plan: plan,
             interrupted: interrupted, doneByAnotherRunner: false)
+        if outcome == .revertUnfinished { report.reverting = state?.reverting }
+        return report
     }
 
     // MARK: - Applying
@@ -248,6 +255,15 @@ public struct Runner: Sendable {
                 journal.record(.runFinished, from: plan.from, to: target, step: running.id, error: message, outcome: .blocked),
             ])
             return report(.blocked, interrupted: running)
+        case .revertUnfinished(let reverting):
+            try await locked.append([
+                started,
+                journal.record(.runFinished, from: plan.from, to: target,
+                               error: RevertError.unfinished(to: reverting.to).description, outcome: .revertUnfinished),
+            ])
+            var refused = report(.revertUnfinished)
+            refused.reverting = reverting
+            return refused
         case .upToDate:
             return report(.upToDate)
         case .run(let steps):
@@ -268,7 +284,7 @@ public struct Runner: Sendable {
                     return report(.interrupted, steps: results)
                 }
                 let result = try await apply(
-                    step, plan: plan, directory: manifest.directory, position: (offset + 1, steps.count),
+                    step, span: (plan.from, target), directory: manifest.directory, position: (offset + 1, steps.count),
                     state: &current, on: locked, journal: journal, grace: grace)
                 results.append(result)
                 options.onProgress?(.stepFinished(result, index: offset + 1, total: steps.count))
@@ -291,13 +307,15 @@ public struct Runner: Sendable {
         }
     }
 
-    /// Runs one step: attempts, each checkpointed before and after, until one succeeds, the run is
-    /// cancelled, or the retry policy gives up. An attempt resumes at the step's last durable cursor.
-    private func apply(
-        _ step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int), state: inout StoredState,
-        on locked: any LockedStore, journal: RunJournal, grace: StopGrace
+    /// Runs one step (or, `direction` `.revert`, its revert): attempts, each checkpointed before and
+    /// after, until one succeeds, the run is cancelled, or the retry policy gives up. An attempt of a
+    /// step's body resumes at its last durable cursor. `span` is the run's from and to versions.
+    func apply(
+        _ step: ManifestStep, span: (from: Version, to: Version), direction: StepDirection = .forward, directory: String,
+        position: (index: Int, total: Int), state: inout StoredState, on locked: any LockedStore, journal: RunJournal,
+        grace: StopGrace
     ) async throws -> RunReport.StepResult {
-        if let mark = state.inProgress, mark.id == step.id {
+        if direction == .forward, let mark = state.inProgress, mark.id == step.id {
             if let cursor = mark.cursor, step.resumable {
                 logger.warning("resuming interrupted step at its cursor", metadata: ["step": "\(step.id)", "cursor": "\(cursor)"])
             } else {
@@ -305,11 +323,12 @@ public struct Runner: Sendable {
             }
         }
         let checkpoint = StepCheckpoint(
-            step: step, store: locked, journal: journal, transaction: checkpointTransaction(for: step, on: locked),
-            state: state)
+            step: step, store: locked, journal: journal,
+            transaction: direction == .forward ? checkpointTransaction(for: step, on: locked) : nil,
+            state: state, direction: direction)
         do {
             let result = try await attempts(
-                of: step, plan: plan, directory: directory, position: position, checkpoint: checkpoint, on: locked,
+                of: step, span: span, directory: directory, position: position, checkpoint: checkpoint, on: locked,
                 journal: journal, grace: grace)
             state = await checkpoint.state
             return result
@@ -320,7 +339,7 @@ public struct Runner: Sendable {
     }
 
     private func attempts(
-        of step: ManifestStep, plan: Plan, directory: String, position: (index: Int, total: Int),
+        of step: ManifestStep, span: (from: Version, to: Version), directory: String, position: (index: Int, total: Int),
         checkpoint: StepCheckpoint, on locked: any LockedStore, journal: RunJournal, grace: StopGrace
     ) async throws -> RunReport.StepResult {
         var stepLogger = logger
@@ -340,7 +359,7 @@ public struct Runner: Sendable {
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
             let (outcome, durationMs) = await RunTelemetry.attempt(step, number: attempt, app: journal.app) {
                 await self.attempt(
-                    step, number: attempt, plan: plan, directory: directory, on: locked, checkpoint: checkpoint, grace: grace,
+                    step, number: attempt, span: span, directory: directory, on: locked, checkpoint: checkpoint, grace: grace,
                     logger: stepLogger)
             }
             switch outcome {
@@ -375,7 +394,7 @@ public struct Runner: Sendable {
 
     /// One attempt of `step`'s body with its timeout: how it ended, and how long it took.
     private func attempt(
-        _ step: ManifestStep, number attempt: Int, plan: Plan, directory: String, on locked: any LockedStore,
+        _ step: ManifestStep, number attempt: Int, span: (from: Version, to: Version), directory: String, on locked: any LockedStore,
         checkpoint: StepCheckpoint, grace: StopGrace, logger: Logger
     ) async -> (StepExecution.Outcome, durationMs: Int) {
         let reporting = StepReporting(
@@ -391,14 +410,19 @@ public struct Runner: Sendable {
             },
             recordStderrTail: { await checkpoint.recordStderrTail($0) })
         let invocation = StepInvocation(
-            id: step.id, name: step.name, threshold: step.threshold, from: plan.from, to: plan.to, attempt: attempt,
+            id: step.id, name: step.name, threshold: step.threshold, from: span.from, to: span.to, attempt: attempt,
             logger: logger, manifestDirectory: directory, stopGrace: grace, store: locked,
             resumeCursor: await checkpoint.cursor, reporting: reporting,
             secrets: step.secrets)
         let clock = ContinuousClock()
         let startedAt = clock.now
+        let (body, parameters) = switch checkpoint.direction {
+        case .forward: (step.definition.body, step.parameters)
+        // `Runner.revert` applies only steps that have a revert.
+        case .revert: (step.revert!.body, step.revert!.parameters)
+        }
         let outcome = await StepExecution.run(timeout: step.timeout, grace: grace) {
-            try await step.definition.body(invocation, step.parameters)
+            try await body(invocation, parameters)
         }
         return (outcome, DurationText.milliseconds(clock.now - startedAt))
     }

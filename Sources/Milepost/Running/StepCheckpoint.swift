@@ -7,8 +7,13 @@ import MilepostSystem
 /// the step runs inside the store's checkpoint transaction: then its work and its checkpoint commit
 /// together, and the `step-started` record waits for that commit. A cursor commit in that
 /// transaction commits the step's work with the cursor and opens the next transaction.
+///
+/// The same checkpoints record a step's revert (`direction` `.revert`): `revert-*` records, marks
+/// that say `direction: revert`, and a success that takes the step out of the completed steps.
 actor StepCheckpoint {
     let step: ManifestStep
+    /// Whether the step's body or its revert is applied.
+    let direction: StepDirection
     let store: any LockedStore
     let journal: RunJournal
     /// The store's transaction, when the step's work runs inside its checkpoint.
@@ -32,14 +37,16 @@ actor StepCheckpoint {
 
     init(
         step: ManifestStep, store: any LockedStore, journal: RunJournal, transaction: (any TransactionalLockedStore)?,
-        state: StoredState
+        state: StoredState, direction: StepDirection = .forward
     ) {
         self.step = step
+        self.direction = direction
         self.store = store
         self.journal = journal
         self.transaction = transaction
         self.state = state
-        cursor = if state.inProgress?.id == step.id { state.inProgress?.cursor }
+        cursor = if direction == .revert { nil }
+            else if state.inProgress?.id == step.id { state.inProgress?.cursor }
             else if state.failed?.id == step.id { state.failed?.cursor }
             else { nil }
     }
@@ -47,7 +54,7 @@ actor StepCheckpoint {
     /// Before attempt number `attempt`: the step is in progress (or its transaction is open), at
     /// the cursor it resumes from.
     func begin(attempt: Int) async throws {
-        let started = journal.record(.stepStarted, step: step.id, attempt: attempt, cursor: cursor)
+        let started = journal.record(direction == .forward ? .stepStarted : .revertStarted, step: step.id, attempt: attempt, cursor: cursor)
         stderrTail = nil
         progressStart = nil
         progressWritten = nil
@@ -68,6 +75,7 @@ actor StepCheckpoint {
     /// - throws: `CancellationError` when no attempt is open (the step outlived its attempt).
     func commitCursor(_ text: String) async throws {
         guard let attempt = openAttempt else { throw CancellationError() }
+        guard direction == .forward else { throw RevertCursorError() }
         state.inProgress = state.inProgress ?? mark(attempt: attempt)
         state.inProgress?.cursor = text
         if let latestProgress { state.inProgress?.progress = latestProgress }
@@ -108,16 +116,23 @@ actor StepCheckpoint {
         stderrTail = StepOutputTail.bounded(tail)
     }
 
-    /// The attempt succeeded: the step is completed (and no longer failed).
+    /// The attempt succeeded: the step is completed (and no longer failed); a revert takes it (and
+    /// the step it `replaces`) out of the completed steps, so a later run runs it again.
     func succeeded(attempt: Int, durationMs: Int) async throws {
         openAttempt = nil
         state.inProgress = nil
         if state.failed?.id == step.id { state.failed = nil }
-        // A repeatable step keeps one record, its last: the fingerprint its next run compares with.
-        if step.repeats != nil { state.completed.removeAll { $0.id == step.id } }
-        state.completed.append(CompletedStep(id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
+        switch direction {
+        case .forward:
+            // A repeatable step keeps one record, its last: the fingerprint its next run compares with.
+            if step.repeats != nil { state.completed.removeAll { $0.id == step.id } }
+            state.completed.append(CompletedStep(id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
+        case .revert:
+            state.completed.removeAll { $0.id == step.id || $0.id == step.replaces }
+        }
         cursor = nil
-        try await end(with: journal.record(.stepSucceeded, step: step.id, attempt: attempt, durationMs: durationMs))
+        try await end(with: journal.record(
+            direction == .forward ? .stepSucceeded : .revertSucceeded, step: step.id, attempt: attempt, durationMs: durationMs))
     }
 
     /// The run was cancelled during the attempt. The step may have done part of its work: it stays in
@@ -127,7 +142,7 @@ actor StepCheckpoint {
         await transaction?.rollbackStepTransaction()
         if state.inProgress != nil { state.inProgress?.stderr = stderrTail }
         try await end(with: journal.record(
-            .stepInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail))
+            direction == .forward ? .stepInterrupted : .revertInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail))
     }
 
     /// The attempt failed; when it was the `last` one, the step is recorded as failed, with its cursor.
@@ -135,19 +150,15 @@ actor StepCheckpoint {
         openAttempt = nil
         await transaction?.rollbackStepTransaction()
         state.inProgress = nil
-        if last {
-            state.failed = FailedStep(
-                id: step.id, run: journal.run, at: Timestamp.now(), error: error, cursor: cursor, stderr: stderrTail)
-        }
+        if last { state.failed = failure(error) }
         try await end(with: journal.record(
-            .stepFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail))
+            direction == .forward ? .stepFailed : .revertFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail))
     }
 
     /// A signal stopped the run during the back-off before a retry: no further attempt starts, and as
     /// nothing runs the step is not in progress; it stays failed with the last attempt's `error`.
     func retriesStopped(error: String) async throws {
-        state.failed = FailedStep(
-            id: step.id, run: journal.run, at: Timestamp.now(), error: error, cursor: cursor, stderr: stderrTail)
+        state.failed = failure(error)
         state.updatedAt = Timestamp.now()
         try await store.commit(state, journal: [])
     }
@@ -170,7 +181,13 @@ actor StepCheckpoint {
     private func mark(attempt: Int) -> InProgressStep {
         InProgressStep(
             id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt, host: ProcessIdentity.host,
-            pid: ProcessIdentity.pid, cursor: cursor)
+            pid: ProcessIdentity.pid, cursor: cursor, direction: direction == .revert ? .revert : nil)
+    }
+
+    private func failure(_ error: String) -> FailedStep {
+        FailedStep(
+            id: step.id, run: journal.run, at: Timestamp.now(), error: error, cursor: cursor, stderr: stderrTail,
+            direction: direction == .revert ? .revert : nil)
     }
 
     private func end(with record: JournalRecord) async throws {

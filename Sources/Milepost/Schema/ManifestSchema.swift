@@ -149,9 +149,18 @@ public struct ManifestSchema: Sendable {
                     ("description", .string("The id (ID or THRESHOLD/ID) of the step this one renames: its history carries over.")),
                     ("type", .string("string")),
                 ])),
+                ("labels", Self.labelsSchema),
+                ("when", .object([
+                    ("description", .string("Run this step only in a fresh install (the store has reached no version yet) or only in an upgrade.")),
+                    ("enum", .array(StepCondition.allCases.map { .string($0.rawValue) })),
+                ])),
                 ("repeat", .object([
                     ("description", .string("on-change: a repeatable step, run again after the one-time steps whenever its entry or revision changes.")),
                     ("enum", .array(RepeatPolicy.allCases.map { .string($0.rawValue) })),
+                ])),
+                ("revert", .object([
+                    ("description", .string("The step's revert, for `milepost revert` (exec only): the keys of its `with:`.")),
+                    ("type", .string("object")),
                 ])),
                 ("description", .object([
                     ("description", .string("Shown by plan and in the journal.")),
@@ -170,7 +179,10 @@ public struct ManifestSchema: Sendable {
         let required = with["required"].map { $0 != .array([]) } ?? false
         if !required { with = with.allowingNull }  // no `with:`, or an empty one, decodes as no keys
         if let description = definition.description { with = with.setting("description", .string(description)) }
-        var then: [(key: String, value: SchemaValue)] = [("properties", .object([("with", with)]))]
+        // `revert:` takes the parameters of `with:` where the step reverts with them (`exec`); elsewhere none.
+        let revert: SchemaValue = definition.revertsWithManifestParameters
+            ? ParameterProbe.schema(of: definition.parametersType) : .bool(false)
+        var then: [(key: String, value: SchemaValue)] = [("properties", .object([("with", with), ("revert", revert)]))]
         if required { then.append(("required", .array([.string("with")]))) }
         return .object([
             ("if", .object([

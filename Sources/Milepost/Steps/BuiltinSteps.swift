@@ -4,7 +4,7 @@ public enum BuiltinSteps: BuiltinStepPlugin {
         registry.register(
             "exec", parameters: ExecStep.Parameters.self,
             description: "Run a program: with: {command: [prog, arg...], env: {K: V}, cwd: dir}",
-            ExecStep.run)
+            revertsWithManifestParameters: true, ExecStep.run)
     }
 }
 

@@ -12,6 +12,11 @@ public struct StepDefinition: Sendable {
     public let resumable: Bool
     /// A label the application bumps when the step's code changes, so `status` can report drift.
     public let revision: String?
+    /// The manifest may give the step a revert: `revert:` holds parameters of the step's own type,
+    /// and the revert is the step's body run with them (`exec`: `revert: {command: […]}`).
+    public let revertsWithManifestParameters: Bool
+    /// Has a revert registered in code (`StepRegistry.register(…, revert:)`).
+    public var hasRegisteredRevert: Bool { revert != nil }
     /// The Swift name of the parameter type, for messages.
     public var parametersTypeName: String { String(describing: parametersType) }
 
@@ -36,24 +41,37 @@ public struct StepDefinition: Sendable {
     /// Decodes the step's `with:` node with the given decoder (which substitutes variables).
     let decodeParameters: @Sendable (YAMLNode?, YAMLNodeDecoder) throws(YAMLError) -> any Sendable
     private(set) var body: @Sendable (StepInvocation, any Sendable) async throws -> Void
+    /// The revert registered in code, handed the step's own parameters; nil without one.
+    let revert: (@Sendable (StepInvocation, any Sendable) async throws -> Void)?
 
     init<Parameters: Decodable & Sendable>(
         name: String, parameters: Parameters.Type, description: String?, idempotent: Bool, resumable: Bool = false,
-        revision: String?, body: @escaping @Sendable (StepContext<Parameters>) async throws -> Void
+        revision: String?, revertsWithManifestParameters: Bool = false,
+        body: @escaping @Sendable (StepContext<Parameters>) async throws -> Void,
+        revert: (@Sendable (StepContext<Parameters>) async throws -> Void)? = nil
     ) {
         self.name = name
         self.description = description
         self.idempotent = idempotent
         self.resumable = resumable
         self.revision = revision
+        self.revertsWithManifestParameters = revertsWithManifestParameters
         self.parametersType = parameters
         self.decodeParameters = { node, decoder throws(YAMLError) in
             try decoder.decode(Parameters.self, from: node)
         }
-        self.body = { invocation, parameters in
-            // The manifest decoded `parameters` with `decodeParameters` above, so the cast holds.
+        self.body = Self.typed(body)
+        self.revert = revert.map(Self.typed)
+    }
+
+    /// `closure` taking what the runner hands over: the invocation and the parameters the manifest
+    /// decoded with `decodeParameters` (so the cast holds).
+    private static func typed<Parameters: Sendable>(
+        _ closure: @escaping @Sendable (StepContext<Parameters>) async throws -> Void
+    ) -> @Sendable (StepInvocation, any Sendable) async throws -> Void {
+        { invocation, parameters in
             let typed = parameters as! Parameters
-            try await body(invocation.context(with: typed))
+            try await closure(invocation.context(with: typed))
         }
     }
 

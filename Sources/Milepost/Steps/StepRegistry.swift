@@ -19,25 +19,44 @@ public struct StepRegistry: Sendable {
     // MARK: - Registering
 
     /// Registers a step that takes no parameters.
+    /// - parameter revert: undoes the step's work, for `milepost revert` (see the other overload).
     /// - precondition: `name` is valid and not registered yet (a programmer error otherwise).
     public mutating func register(
         _ name: String, description: String? = nil, idempotent: Bool = false, resumable: Bool = false,
-        revision: String? = nil, _ body: @escaping @Sendable (StepContext<NoParameters>) async throws -> Void
+        revision: String? = nil, _ body: @escaping @Sendable (StepContext<NoParameters>) async throws -> Void,
+        revert: (@Sendable (StepContext<NoParameters>) async throws -> Void)? = nil
     ) {
         register(name, parameters: NoParameters.self, description: description, idempotent: idempotent,
-                 resumable: resumable, revision: revision, body)
+                 resumable: resumable, revision: revision, body, revert: revert)
     }
 
     /// Registers a step whose `with:` decodes into `Parameters`; decoding errors point at the manifest.
+    ///
+    /// A step with a `revert` can be undone by `milepost revert --to V` when V is below its threshold;
+    /// the revert gets the step's own parameters:
+    ///
+    /// ```swift
+    /// registry.register("addColumn", parameters: Column.self) { context in
+    ///     try await db.addColumn(context.parameters.name)
+    /// } revert: { context in
+    ///     try await db.dropColumn(context.parameters.name)
+    /// }
+    /// ```
+    /// - parameters:
+    ///   - revertsWithManifestParameters: the manifest may give the step a revert as `revert:`, with
+    ///     parameters of the same type; the revert runs `body` with them (how `exec` reverts).
+    ///   - revert: undoes the step's work; nil when it cannot be undone.
     /// - precondition: `name` is valid and not registered yet (a programmer error otherwise).
     public mutating func register<Parameters: Decodable & Sendable>(
         _ name: String, parameters: Parameters.Type, description: String? = nil, idempotent: Bool = false,
-        resumable: Bool = false, revision: String? = nil,
-        _ body: @escaping @Sendable (StepContext<Parameters>) async throws -> Void
+        resumable: Bool = false, revision: String? = nil, revertsWithManifestParameters: Bool = false,
+        _ body: @escaping @Sendable (StepContext<Parameters>) async throws -> Void,
+        revert: (@Sendable (StepContext<Parameters>) async throws -> Void)? = nil
     ) {
         add(StepDefinition(
             name: name, parameters: parameters, description: description, idempotent: idempotent,
-            resumable: resumable, revision: revision, body: body))
+            resumable: resumable, revision: revision, revertsWithManifestParameters: revertsWithManifestParameters,
+            body: body, revert: revert))
     }
 
     /// Registers every step of each plugin, under its namespace if it has one.

@@ -27,3 +27,8 @@ public struct StepCursorError: Error, Sendable, Equatable, CustomStringConvertib
         guard bytes <= maximumBytes else { throw StepCursorError(bytes: bytes) }
     }
 }
+
+/// A revert tried to commit a cursor: reverts start over after an interruption, so they keep none.
+public struct RevertCursorError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String { "a revert cannot commit a cursor: after an interruption it starts over" }
+}

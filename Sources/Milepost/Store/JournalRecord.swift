@@ -14,6 +14,11 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case resolved
         /// A runner took the lock over from a run whose lease expired (PostgreSQL lease lock).
         case lockTakenOver = "lock-taken-over"
+        /// `milepost revert`: a step's revert started, succeeded, failed or was interrupted.
+        case revertStarted = "revert-started"
+        case revertSucceeded = "revert-succeeded"
+        case revertFailed = "revert-failed"
+        case revertInterrupted = "revert-interrupted"
         /// A hook (`hooks:` in the manifest) is about to run; `step` is its `PHASE/ID`.
         case hookStarted = "hook-started"
         case hookSucceeded = "hook-succeeded"
@@ -29,6 +34,8 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case downgradeAllowed = "downgrade-allowed"
         case stopRequired = "stop-required"
         case lateRefused = "late-refused"
+        /// A `run` refused while a revert is unfinished.
+        case revertUnfinished = "revert-unfinished"
         // resolved
         case done, retry
     }
@@ -100,6 +107,7 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         switch event {
         case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline, .lockTakenOver: true
         case .hookStarted, .hookSucceeded, .hookFailed: true
+        case .revertStarted, .revertSucceeded, .revertFailed, .revertInterrupted: true
         case .runStarted, .runFinished, .stepProgress: false
         }
     }

@@ -16,10 +16,14 @@ public struct StoredState: Codable, Sendable, Equatable {
     public var failed: FailedStep?
     /// When the state was last written.
     public var updatedAt: Timestamp
+    /// A revert that has not finished yet (`milepost revert`); nil otherwise, and in states written
+    /// before reverts existed.
+    public var reverting: UnfinishedRevert?
 
     public init(
         app: String?, version: Version, completed: [CompletedStep] = [],
-        inProgress: InProgressStep? = nil, failed: FailedStep? = nil, updatedAt: Timestamp
+        inProgress: InProgressStep? = nil, failed: FailedStep? = nil, updatedAt: Timestamp,
+        reverting: UnfinishedRevert? = nil
     ) {
         self.format = Self.currentFormat
         self.app = app
@@ -28,6 +32,7 @@ public struct StoredState: Codable, Sendable, Equatable {
         self.inProgress = inProgress
         self.failed = failed
         self.updatedAt = updatedAt
+        self.reverting = reverting
     }
 
     enum CodingKeys: String, CodingKey {
@@ -35,6 +40,7 @@ public struct StoredState: Codable, Sendable, Equatable {
         case inProgress = "in_progress"
         case failed
         case updatedAt = "updated_at"
+        case reverting
     }
 }
 
@@ -74,10 +80,12 @@ public struct InProgressStep: Codable, Sendable, Equatable {
     public var stderr: String?
     /// The step's last reported progress, written at most every `RunOptions.progressInterval`.
     public var progress: StepProgress?
+    /// `.revert` when it was the step's revert that was running; nil (forward) otherwise.
+    public var direction: StepDirection?
 
     public init(
         id: String, run: String, since: Timestamp, attempt: Int, host: String, pid: Int32, cursor: String? = nil,
-        stderr: String? = nil
+        stderr: String? = nil, direction: StepDirection? = nil
     ) {
         self.id = id
         self.run = run
@@ -87,6 +95,7 @@ public struct InProgressStep: Codable, Sendable, Equatable {
         self.pid = pid
         self.cursor = cursor
         self.stderr = stderr
+        self.direction = direction
     }
 }
 
@@ -100,13 +109,19 @@ public struct FailedStep: Codable, Sendable, Equatable {
     public var cursor: String?
     /// The tail of the step's stderr (`exec`), control characters escaped.
     public var stderr: String?
+    /// `.revert` when it was the step's revert that failed; nil (forward) otherwise.
+    public var direction: StepDirection?
 
-    public init(id: String, run: String, at: Timestamp, error: String, cursor: String? = nil, stderr: String? = nil) {
+    public init(
+        id: String, run: String, at: Timestamp, error: String, cursor: String? = nil, stderr: String? = nil,
+        direction: StepDirection? = nil
+    ) {
         self.id = id
         self.run = run
         self.at = at
         self.error = error
         self.cursor = cursor
         self.stderr = stderr
+        self.direction = direction
     }
 }

@@ -14,7 +14,8 @@ public struct StoredStateHead: Sendable, Equatable {
     public var format: Int
     public var app: String?
     public var version: Version
-    /// True when the state records a step as running (`in_progress` is not null).
+    /// True when the state records a step as running (`in_progress` is not null) or a revert as
+    /// unfinished (`reverting` is not null): either way a run has work to check.
     public var hasStepInProgress: Bool
 
     public init(format: Int, app: String?, version: Version, hasStepInProgress: Bool) {
@@ -38,7 +39,7 @@ public struct StoredStateHead: Sendable, Equatable {
 extension StoredState {
     /// The fields `Runner.upToDate` decides with.
     public var head: StoredStateHead {
-        StoredStateHead(format: format, app: app, version: version, hasStepInProgress: inProgress != nil)
+        StoredStateHead(format: format, app: app, version: version, hasStepInProgress: inProgress != nil || reverting != nil)
     }
 }
 
@@ -56,6 +57,7 @@ private struct StateHeadScanner {
         var app: String??
         var version: Version?
         var inProgress: Bool?
+        var reverting = false
         var seen = Set<String>()
         var hasCompleted = false
         var hasUpdatedAt = false
@@ -84,6 +86,9 @@ private struct StateHeadScanner {
                 case "in_progress":
                     inProgress = !literal("null")
                     if inProgress == true { guard peek == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil } }
+                case "reverting":
+                    reverting = !literal("null")
+                    if reverting { guard peek == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil } }
                 case "failed":
                     if !literal("null") { guard peek == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil } }
                 case "completed":
@@ -106,7 +111,7 @@ private struct StateHeadScanner {
         guard index == bytes.count, let format, (1...StoredState.currentFormat).contains(format),
               let version, hasCompleted, hasUpdatedAt
         else { return nil }
-        return StoredStateHead(format: format, app: app ?? nil, version: version, hasStepInProgress: inProgress ?? false)
+        return StoredStateHead(format: format, app: app ?? nil, version: version, hasStepInProgress: inProgress == true || reverting)
     }
 
     // MARK: - Tokens

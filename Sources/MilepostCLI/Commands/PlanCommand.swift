@@ -8,11 +8,14 @@ extension MilepostCommand {
             abstract: "Show which steps a run to --to would run, and why the others would not. Writes nothing.",
             discussion: """
                 Each step gets its status and the reason: pending, completed, above-target, skipped (at \
-                or below the stored version: it will never run) or interrupted. With --from it needs no \
-                store at all: "what runs for a host upgrading from 2.0 to 2.7?"
+                or below the stored version: it will never run), interrupted or out-of-scope (its labels do not \
+                match --labels, or its when: is not this kind of run: a fresh install or an upgrade). With --from it needs no \
+                store at all: "what runs for a host upgrading from 2.0 to 2.7?" (an upgrade; plan a fresh \
+                install on an empty store).
 
                 Examples:
                   milepost plan --to 2.7
+                  milepost plan --to 2.7 --labels 'eu or us'
                   milepost plan --manifest app.yaml --from 2.0 --to 2.7 --format json   # CI
                   milepost plan --from 2.0 --to 2.7 --format markdown >> "$GITHUB_STEP_SUMMARY"
                 """)
@@ -23,6 +26,7 @@ extension MilepostCommand {
         @Option(help: ArgumentHelp("Plan from this version instead of the store's.", valueName: "version"))
         var from: Version?
         @OptionGroup var target: TargetOption
+        @OptionGroup var labels: LabelOptions
         @Option(help: "How to print the result: markdown for a GitHub job summary or pull-request comment.")
         var format: PlanFormat = .text
         @OptionGroup var logging: LoggingOptions
@@ -35,10 +39,13 @@ extension MilepostCommand {
             try await reportingFailures {
                 let target = try target.required()
                 let loaded = try manifest.load(in: context, variables: try variables.forChecking)
+                var options = RunOptions()
+                options.labels = try labels.expression
                 let plan = if let from {
-                    Planner.plan(loaded, state: nil, from: from, origin: .given, to: target)
+                    Planner.plan(loaded, state: nil, from: from, origin: .given, to: target, scope: PlanScope(labels: options.labels))
                 } else {
-                    try await Runner(store: try store.open(in: context), logger: logging.makeLogger()).plan(loaded, to: target)
+                    try await Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
+                        .plan(loaded, to: target)
                 }
                 switch format {
                 case .json:

@@ -8,7 +8,9 @@ extension MilepostCommand {
             discussion: """
                 --done records it as completed (you finished or undid its work yourself); --retry lets the \
                 next run run it again, at the last cursor it committed (add --from-start to discard the \
-                cursor and start over). `milepost status` names the step and prints these commands.
+                cursor and start over). `milepost status` names the step and prints these commands. For a \
+                step whose revert was interrupted or failed (`milepost revert`), --done records it as \
+                reverted and --retry lets the next revert run its revert again.
 
                 Examples:
                   milepost resolve 2.7/compactDailys --done
@@ -33,8 +35,11 @@ extension MilepostCommand {
                 let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
                 let state = try await runner.resolve(id, done ? .done : .retry, fromStart: fromStart)
                 let cursor = state.failed?.id == id ? state.failed?.cursor : nil
+                let reverted = done && !state.completed.contains { $0.id == id }
                 Terminal.out(
-                    done ? "\(id): recorded as completed"
+                    reverted ? "\(id): recorded as reverted"
+                        : !done && state.reverting != nil ? "\(id): its revert runs again on the next revert"
+                        : done ? "\(id): recorded as completed"
                         : cursor.map { "\(id): will run again on the next run, at its cursor \($0.escapingControlCharacters())" }
                         ?? "\(id): will run again on the next run")
             }

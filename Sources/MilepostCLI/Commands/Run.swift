@@ -9,13 +9,14 @@ extension MilepostCommand {
             abstract: "Run every pending step up to --to, once, with a checkpoint per step.",
             discussion: """
                 When the store is already at --to this reads only the state and exits 0: safe and fast as a \
-                pre-start hook. Runners on one store take turns (--lock-timeout); SIGTERM, SIGINT, SIGHUP and \
+                pre-start hook (not with --labels, which may bring in steps an earlier run left out). Runners on one store take turns (--lock-timeout); SIGTERM, SIGINT, SIGHUP and \
                 SIGQUIT stop the current step, journal it as interrupted and exit 128 + the signal (143, \
                 130, 129, 131). Progress goes to stderr; when \
                 stderr is not a terminal a long step prints a "still running" line every 10 s.
 
                 Examples:
                   milepost run --to 2.7 --dry-run
+                  milepost run --to 2.7 --labels 'eu and not heavy'
                   milepost run --manifest /etc/app/milepost.yaml --to 2.7 && exec app
                 """)
 
@@ -23,6 +24,7 @@ extension MilepostCommand {
         @OptionGroup var variables: VariableOptions
         @OptionGroup var store: StoreOptions
         @OptionGroup var target: TargetOption
+        @OptionGroup var labels: LabelOptions
         @Flag(name: .customLong(OptionNames.dryRun), help: "Show what would run; write nothing, take no lock.")
         var dryRun = false
         @Option(name: .customLong(OptionNames.lockTimeout), help: "How long to wait for another runner's lock.")
@@ -54,6 +56,7 @@ extension MilepostCommand {
                 let target = try target.required()
                 var options = RunOptions()
                 options.dryRun = dryRun
+                options.labels = try labels.expression
                 options.allowDowngrade = allowDowngrade
                 options.lockTimeout = lockTimeout.duration
                 options.terminationGrace = terminationGrace.duration
@@ -116,7 +119,7 @@ extension MilepostCommand {
             switch outcome {
             case .upToDate, .succeeded, .downgradeAllowed, .dryRun: ExitStatus.ok.rawValue
             case .failed: ExitStatus.stepFailed.rawValue
-            case .blocked: ExitStatus.needsResolve.rawValue
+            case .blocked, .revertUnfinished: ExitStatus.needsResolve.rawValue
             case .downgradeRefused: ExitStatus.downgradeRefused.rawValue
             case .stopRequired: ExitStatus.stopRequired.rawValue
             case .lateRefused: ExitStatus.invalidManifest.rawValue

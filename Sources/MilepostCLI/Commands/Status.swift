@@ -27,6 +27,7 @@ extension MilepostCommand {
         @OptionGroup var manifest: ManifestOptions
         @OptionGroup var variables: VariableOptions
         @OptionGroup var target: TargetOption
+        @OptionGroup var labels: LabelOptions
         @Flag(help: "Exit \(notReady) unless nothing is pending for --to.") var check = false
         @Option(help: "How to print the result: github adds a workflow annotation for a failed or interrupted step.")
         var format: ReportFormat = .text
@@ -36,7 +37,9 @@ extension MilepostCommand {
             try await reportingFailures {
                 let target: Version? = check ? try target.required() : try target.resolved()
                 let loaded = try check || manifest.isAvailable ? try manifest.load(in: context, variables: try variables.forChecking) : nil
-                let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
+                var options = RunOptions()
+                options.labels = try labels.expression
+                let runner = Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
                 let report = try await runner.status(manifest: loaded, to: target)
                 let hint = CommandHint(store: store.store, manifest: manifest.manifest)
                 let advice = StatusAdvice(report, hint: hint, target: target)

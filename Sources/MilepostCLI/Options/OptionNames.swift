@@ -17,4 +17,5 @@ enum OptionNames {
     static let logLevel = "log-level"
     static let logFormat = "log-format"
     static let metricsFile = "metrics-file"
+    static let labels = "labels"
 }

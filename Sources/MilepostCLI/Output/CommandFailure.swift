@@ -18,6 +18,12 @@ enum CommandFailure {
             }
         case let error as UnrecordedStepOutcome: exitCode(for: error.storeError)
         case is Runner.MaintenanceError, is OtherApplicationError: ExitStatus.usage.rawValue
+        case let error as RevertError:
+            switch error {
+            case .irreversible: ExitStatus.invalidManifest.rawValue
+            case .unfinished: ExitStatus.needsResolve.rawValue
+            case .notBelow, .nothingStored: ExitStatus.usage.rawValue
+            }
         case let error as SignalCancellation.Interrupted: error.exitStatus
         default: ExitStatus.stepFailed.rawValue
         }
@@ -29,6 +35,10 @@ enum CommandFailure {
         switch error {
         case Runner.MaintenanceError.stateExists:
             "pass --force to replace it"
+        case RevertError.unfinished(let to):
+            "finish it first: `\(hint.milepost("revert", "--to", to.text))`"
+        case RevertError.notBelow:
+            "`\(hint.milepost("run", "--to", "VERSION"))` moves a store up"
         case StoreError.unreadableState(_, let reason) where !reason.isPermissionDenied && reason != .symbolicLink:
             "restore it from a backup, or move it away and run `\(hint.milepost("baseline", "VERSION"))` to start over"
         case let error as UnrecordedStepOutcome:

@@ -53,11 +53,20 @@ struct PlanStepDocument: Encodable {
     var description: String?
     /// The late policy, when the step is late.
     var late: String?
+    /// The step's `labels:`, when it has some.
+    var labels: [String]?
+    /// The step's `when:`, when it has one.
+    var when: String?
+    /// `in` or `out`, for a step that labels or `when:` choose.
+    var scope: String?
     /// `on-change` for a repeatable step.
     var `repeat`: String?
 
-    init(_ entry: Plan.Entry) {
+    init(_ entry: Plan.Entry, in plan: Plan) {
         late = entry.late?.rawValue
+        labels = entry.step.labels.isEmpty ? nil : entry.step.labels
+        when = entry.step.when?.rawValue
+        scope = plan.isInScope(entry).map { $0 ? "in" : "out" }
         `repeat` = entry.step.repeats?.rawValue
         id = entry.step.id
         name = entry.step.name
@@ -81,6 +90,8 @@ struct PlanDocument: Encodable {
     var pending: [String]
     var steps: [PlanStepDocument]
     var requiredStop: RequiredStopDocument?
+    /// The `--labels` expression, when one was given.
+    var labels: String?
 
     init(_ plan: Plan, manifest: Manifest) {
         requiredStop = RequiredStopDocument(plan)
@@ -91,7 +102,8 @@ struct PlanDocument: Encodable {
         to = plan.to.text
         downgrade = plan.isDowngrade
         pending = plan.pending.map(\.id)
-        steps = plan.entries.map(PlanStepDocument.init)
+        steps = plan.entries.map { PlanStepDocument($0, in: plan) }
+        labels = plan.scope.labels?.text
     }
 }
 
@@ -177,6 +189,8 @@ struct RunDocument: Encodable {
     var signal: Int32?
     var late: [LateStepDocument]?
     var requiredStop: RequiredStopDocument?
+    /// For `revert-unfinished`: the revert to finish first.
+    var reverting: UnfinishedRevert?
     /// The hooks that ran (`hooks:`), as `steps` are shown; absent when none ran.
     var hooks: [Step]?
 
@@ -195,6 +209,7 @@ struct RunDocument: Encodable {
         pending = report.outcome == .dryRun ? report.plan?.pending.map(\.id) : nil
         interrupted = report.interrupted
         self.signal = signal
+        reverting = report.reverting
     }
 }
 

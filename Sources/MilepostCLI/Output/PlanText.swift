@@ -20,9 +20,10 @@ enum PlanText {
             case .pending, .running: .green
             case .interrupted: .red
             case .skipped: .yellow
-            case .completed, .aboveTarget: .dim
+            case .completed, .aboveTarget, .outOfScope: .dim
             }
-            lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(entry.reason.escapingControlCharacters())")
+            let reason = entry.reason + (plan.inclusion(of: entry).map { " (\($0))" } ?? "")
+            lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(reason.escapingControlCharacters())")
             if let description = entry.step.description {
                 lines.append(String(repeating: " ", count: 15) + Terminal.paint(description.escapingControlCharacters(), .dim, colored: colored))
             }

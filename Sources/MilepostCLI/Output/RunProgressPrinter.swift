@@ -118,11 +118,9 @@ final class RunProgressPrinter: Sendable {
             Terminal.err("milepost: \(app)step \(failed?.id ?? "?") failed; the stored version stays \(report.from)."
                 + " Fix the cause and run again: it resumes at this step.")
         case .blocked:
-            let id = report.interrupted?.id ?? "?"
-            Terminal.err("milepost: step \(id) was interrupted"
-                + (report.interrupted.map { " (pid \($0.pid) on \($0.host.escapingControlCharacters()) since \($0.since))" } ?? "")
-                + " and is not idempotent. If its work is complete: `\(hint.milepost("resolve", id, "--done"))`;"
-                + " to run it again: `\(hint.milepost("resolve", id, "--retry"))`.")
+            Terminal.err(RevertText.blocked(report.interrupted, hint: hint))
+        case .revertUnfinished:
+            Terminal.err(RevertText.unfinished(to: report.reverting?.to, hint: hint))
         case .downgradeRefused:
             Terminal.err("milepost: refusing to go from \(report.from) down to \(report.to); pass --allow-downgrade to accept it")
         case .stopRequired:

@@ -12,7 +12,8 @@ struct StatusAdvice {
 
     init(_ report: StatusReport, hint: CommandHint, target: Version?) {
         let to = target.map { $0.text } ?? "VERSION"
-        let run = hint.milepost("run", "--to", to)
+        let run = LabelHint.expression(for: report.plan).map { hint.milepost("run", "--to", to, "--labels", $0) }
+            ?? hint.milepost("run", "--to", to)
         var next: [String] = []
         let steps = report.plan?.entries.map(\.step) ?? []
         let idempotent = { (id: String) in steps.first { $0.id == id }?.idempotent == true }

@@ -30,37 +30,42 @@ struct PostgresSchema: Sendable {
 
     // MARK: - Creating
 
-    /// Creates the schema and its tables unless they exist, and adds the tables a store made by an
-    /// earlier version lacks. Safe when many runners start at once on an empty database and through
+    /// Creates the schema and its tables unless they exist, and adds the tables and columns a store
+    /// made by an earlier version lacks (the lease table; `state.reverting`). Safe when many runners start at once on an empty database and through
     /// a transaction-pooling proxy: the check is a read; creation happens in one transaction that
     /// first takes a transaction-scoped advisory lock (so no lock outlives it on a pooled server
     /// connection), checks again and creates what is missing, so one runner creates while the others
     /// find it done. `CREATE SCHEMA` is issued only when the schema is missing, so a schema made by a
     /// DBA needs no CREATE privilege on the database.
     func create(on session: PostgresSession) async throws {
-        if try await missing(on: session) == [false, false] { return }
+        if try await missing(on: session) == [false, false, false] { return }
         try await session.transaction {
             try await session.query(
                 "SELECT pg_advisory_xact_lock($1, $2)", [String(setupLock.0), String(setupLock.1)])
             let missing = try await missing(on: session)
-            if missing == [false, false] { return }
+            if missing == [false, false, false] { return }
             if missing[0] {
                 let schemaMissing = try await session.query(
                     "SELECT 1 FROM pg_namespace WHERE nspname = $1", [name]).isEmpty
                 if schemaMissing { try await session.query("CREATE SCHEMA \(quoted)") }
                 try await session.query(ddl)
-            } else {
-                try await session.query(leaseDDL)
+                return
             }
+            if missing[1] { try await session.query(leaseDDL) }
+            if missing[2] { try await session.query(revertingDDL) }
         }
     }
 
-    /// Whether the state table and the lease table are missing. A scan of `pg_class` with the
+    /// Whether the state table, the lease table and the state's `reverting` column are missing
+    /// (the column is reported missing when the table is). A scan of `pg_class` with the
     /// statement's snapshot, not `to_regclass`: after the set-up lock is granted inside the
     /// transaction, the catalog caches may not yet show the tables its previous holder committed.
     private func missing(on session: PostgresSession) async throws -> [Bool] {
         let sql = """
-            SELECT NOT EXISTS (\(table) AND c.relname = 'state'), NOT EXISTS (\(table) AND c.relname = 'lease')
+            SELECT NOT EXISTS (\(table) AND c.relname = 'state'), NOT EXISTS (\(table) AND c.relname = 'lease'),
+                NOT EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                    JOIN pg_namespace n ON n.oid = c.relnamespace
+                    WHERE n.nspname = $1 AND c.relname = 'state' AND a.attname = 'reverting' AND NOT a.attisdropped)
             """
         return try await session.query(sql, [name])[0].map { $0 == "t" }
     }
@@ -84,6 +89,11 @@ struct PostgresSchema: Sendable {
         );
         INSERT INTO \(lease) (singleton) VALUES (true);
         """
+    }
+
+    /// The unfinished revert's column (added in a later version: created on its own when missing).
+    var revertingDDL: String {
+        "ALTER TABLE \(state) ADD COLUMN reverting jsonb"
     }
 
     /// The tables. `state` has exactly one row, created here; its `version` is NULL until
@@ -117,7 +127,8 @@ struct PostgresSchema: Sendable {
             failed jsonb,
             updated_at text,
             holder jsonb,
-            holder_pid integer
+            holder_pid integer,
+            reverting jsonb
         );
         INSERT INTO \(state) (singleton) VALUES (true);
         """

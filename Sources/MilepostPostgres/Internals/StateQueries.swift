@@ -18,7 +18,9 @@ struct StateQueries: Sendable {
                         'id', c.id, 'at', c.at, 'run', c.run, 'fingerprint', c.fingerprint, 'via', c.via)
                         ORDER BY c.position)
                     FROM \(schema.completedSteps) c), '[]'::json),
-                'in_progress', s.in_progress, 'failed', s.failed, 'updated_at', s.updated_at)::text,
+                'in_progress', s.in_progress, 'failed', s.failed, 'updated_at', s.updated_at,
+                -- Through the row's JSON: a store created before reverts has no such column yet.
+                'reverting', to_jsonb(s) -> 'reverting')::text,
                 s.version IS NULL
             FROM \(schema.state) s
             """
@@ -66,7 +68,7 @@ struct StateQueries: Sendable {
         let sql = """
             WITH fenced AS (
                 UPDATE \(schema.state) SET generation = generation + 1, format = $2::integer, app = $3,
-                    version = $4, in_progress = $5::jsonb, failed = $6::jsonb, updated_at = $7
+                    version = $4, in_progress = $5::jsonb, failed = $6::jsonb, updated_at = $7, reverting = $11::jsonb
                 WHERE generation = $1::bigint
                 RETURNING generation
             ), completed AS (
@@ -85,6 +87,7 @@ struct StateQueries: Sendable {
             String(generation), String(state.format), state.app, state.version.text,
             state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt.text,
             String(completedFrom), Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
+            state.reverting.map(Self.json),
         ])
         return rows.first.flatMap { $0[0] }.flatMap { Int64($0) }
     }

@@ -3,12 +3,8 @@ public import Milepost
 /// TiTi's one-time steps, for `StepRegistry.installing(TiTiSteps.self)`.
 ///
 /// Both take `file:` (the data file, relative to the manifest; default `dailys.json`).
+/// `removeEmptyDailys` works in batches and resumes at its cursor (`RemoveEmptyDailys.swift`).
 public enum TiTiSteps: StepPlugin {
-    /// `with:` of `removeEmptyDailys`.
-    public struct DataFile: Decodable, Sendable {
-        public var file: String?
-    }
-
     /// `with:` of `capRunawayDailys`.
     public struct Cap: Decodable, Sendable {
         /// The most a day can hold; longer days are cut to this (`16h`).
@@ -18,17 +14,9 @@ public enum TiTiSteps: StepPlugin {
 
     public static func register(in registry: inout StepRegistry) {
         registry.register(
-            "removeEmptyDailys", parameters: DataFile.self, description: "Delete the empty dailys TiTi 2.0 left behind",
-            idempotent: true, revision: "1"
-        ) { context in
-            let file = DailyFile(context.parameters.file, relativeTo: context.manifestDirectory)
-            let dailys = try file.load()
-            let kept = dailys.filter { !$0.isEmpty }
-            // Nothing is written before this point: a cancelled step leaves the file as it was.
-            try Task.checkCancellation()
-            if kept.count != dailys.count { try file.save(kept) }
-            context.logger.info("removed \(dailys.count - kept.count) empty dailys", metadata: ["file": "\(file.path)"])
-        }
+            "removeEmptyDailys", parameters: RemoveEmpty.self, description: "Delete the empty dailys TiTi 2.0 left behind",
+            idempotent: true, resumable: true, revision: "1", removeEmptyDailys
+        )
         registry.register(
             "capRunawayDailys", parameters: Cap.self, description: "Cut days a forgotten timer ran through",
             idempotent: true, revision: "1"

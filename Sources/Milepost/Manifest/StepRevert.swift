@@ -1,0 +1,7 @@
+/// How `milepost revert` undoes a manifest step: the closure to run and the parameters it gets.
+/// Either the revert registered with the step, given the step's own `with:`, or (for a step that
+/// `revertsWithManifestParameters`, like `exec`) the step's body given the manifest's `revert:`.
+struct StepRevert: Sendable {
+    let body: @Sendable (StepInvocation, any Sendable) async throws -> Void
+    let parameters: any Sendable
+}

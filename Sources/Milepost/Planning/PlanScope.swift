@@ -1,0 +1,48 @@
+/// What puts a step in or out of a plan's scope: the `--labels` expression and whether the run is
+/// a fresh install (`StepCondition`). A step out of scope is neither run nor recorded.
+public struct PlanScope: Sendable {
+    /// The label expression; nil: every labelled step is in scope (`--labels` only narrows).
+    public var labels: LabelExpression?
+    /// The store has reached no version yet (`StepCondition`): `when: upgrade` steps are out of
+    /// scope, `when: fresh-install` steps in.
+    public var freshInstall: Bool
+
+    public init(labels: LabelExpression? = nil, freshInstall: Bool = false) {
+        self.labels = labels
+        self.freshInstall = freshInstall
+    }
+
+    /// Why `step` is out of scope in a run that passes its threshold; nil when it is in scope.
+    func exclusion(of step: ManifestStep) -> Plan.Reason? {
+        if let when = step.when, (when == .freshInstall) != freshInstall { return .condition(when) }
+        if let labels, !step.labels.isEmpty, !labels.matches(step.labels) { return .labels(step.labels, labels) }
+        return nil
+    }
+
+    /// Why `step`, in scope, is: its labels matched the expression, its condition holds; nil for a
+    /// step that neither labels nor a condition choose.
+    func inclusion(of step: ManifestStep) -> String? {
+        var notes: [String] = []
+        if let labels, !step.labels.isEmpty {
+            notes.append("labels \(step.labels.joined(separator: ", ")) match --labels '\(labels)'")
+        }
+        if let when = step.when {
+            notes.append("when: \(when.rawValue), and this run is " + (freshInstall ? "a fresh install" : "an upgrade"))
+        }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
+}
+
+extension Plan {
+    /// Why a step that will run is in scope (`labels eu match --labels 'eu'`, `when: upgrade, and
+    /// this run is an upgrade`); nil for other entries and for steps no label or condition chooses.
+    public func inclusion(of entry: Entry) -> String? {
+        guard entry.status == .pending || entry.status == .interrupted || entry.status == .running else { return nil }
+        return scope.inclusion(of: entry.step)
+    }
+
+    /// Whether `entry` is in scope, for a step that labels or a condition choose; nil for others.
+    public func isInScope(_ entry: Entry) -> Bool? {
+        entry.step.labels.isEmpty && entry.step.when == nil ? nil : entry.status != .outOfScope
+    }
+}
