@@ -6,6 +6,12 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// swiftc exports every public symbol of an executable, and a `dladdr` at start-up scans them all:
+// with SwiftNIO, BoringSSL and swift-otel linked that was 37,000 symbols and 1.2 M instructions of
+// the no-op run (docs/performance.md). Nothing resolves symbols in these binaries (libpq is
+// loaded by them, not into them), so they export none.
+let exportNoSymbols: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
+
 let package = Package(
     name: "Milepost",
     platforms: [.macOS(.v15)],
@@ -15,6 +21,7 @@ let package = Package(
         .library(name: "MilepostCLI", targets: ["MilepostCLI"]),
         .library(name: "MilepostTesting", targets: ["MilepostTesting"]),
         .executable(name: "milepost", targets: ["milepost"]),
+        .executable(name: "milepost-otel", targets: ["milepost-otel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -102,10 +109,25 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The stock command line: the standard steps, the PostgreSQL store and `sql` step.
+        .target(
+            name: "MilepostStock",
+            dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres"],
+            swiftSettings: strictSettings
+        ),
+        // The stock binary, without an exporter: it `exec`s `milepost-otel` when OTEL_* asks for export.
         .executableTarget(
             name: "milepost",
-            dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres", "MilepostOTel"],
-            swiftSettings: strictSettings
+            dependencies: ["MilepostStock", "MilepostCLI", "MilepostSystem"],
+            swiftSettings: strictSettings,
+            linkerSettings: exportNoSymbols
+        ),
+        // The stock binary with the OpenTelemetry exporter linked.
+        .executableTarget(
+            name: "milepost-otel",
+            dependencies: ["MilepostStock", "MilepostOTel"],
+            swiftSettings: strictSettings,
+            linkerSettings: exportNoSymbols
         ),
         // Test plumbing shared by the test targets: where the built executables are.
         .target(
@@ -136,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "MilepostCLITests",
             dependencies: [
-                "MilepostCLI", "MilepostSystem", "MilepostTestSupport", "MilepostYAML", "milepost",
+                "MilepostCLI", "MilepostSystem", "MilepostTestSupport", "MilepostYAML", "milepost", "milepost-otel",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings

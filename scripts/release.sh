@@ -19,15 +19,22 @@ out=$(realpath -m "${1:-dist}")
 work=$(mktemp -d /tmp/milepost-release.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-echo "release: building the static binary" >&2
+echo "release: building the static binaries" >&2
 swift build -c release --static-swift-stdlib --product milepost >&2
-# Copied at once: any later non-static release build (a plugin's, say) writes the same path.
+swift build -c release --static-swift-stdlib --product milepost-otel >&2
+# Copied at once: any later non-static release build (a plugin's, say) writes the same paths.
+# milepost-otel is milepost with the OpenTelemetry exporter linked; milepost execs it, from its own
+# directory, when OTEL_* asks for export (docs/observability.md).
 binary=$work/milepost
+exporter=$work/milepost-otel
 cp .build/release/milepost "$binary"
-if readelf -d "$binary" | grep -q 'NEEDED.*libswift'; then
-    echo "release: $binary links the Swift runtime dynamically: not the static build" >&2
-    exit 1
-fi
+cp .build/release/milepost-otel "$exporter"
+for built in "$binary" "$exporter"; do
+    if readelf -d "$built" | grep -q 'NEEDED.*libswift'; then
+        echo "release: $built links the Swift runtime dynamically: not the static build" >&2
+        exit 1
+    fi
+done
 version=$("$binary" --version | cut -d' ' -f1)
 arch=$(uname -m)
 debarch=$(dpkg --print-architecture)
@@ -44,6 +51,7 @@ sed 's/^$/.Pp/' .build/plugins/GenerateManual/outputs/milepost/milepost.1 > "$wo
 stage() {
     local root=$1
     install -D -m 0755 "$binary" "$root/usr/bin/milepost"
+    install -D -m 0755 "$exporter" "$root/usr/bin/milepost-otel"
     install -D -m 0644 "$work/milepost.1" "$root/usr/share/man/man1/milepost.1"
     gzip -9n "$root/usr/share/man/man1/milepost.1"
     install -d "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
@@ -69,7 +77,7 @@ root="$work/deb"
 stage "$root"
 mkdir -p "$work/shlibs/debian" "$root/DEBIAN"
 printf 'Source: milepost\n\nPackage: milepost\nArchitecture: any\n' > "$work/shlibs/debian/control"
-depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/milepost" | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/milepost" "$root/usr/bin/milepost-otel" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "release: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat > "$root/DEBIAN/control" <<EOF

@@ -39,8 +39,8 @@ enum PreStart {
     /// Synchronous on purpose: called on the main thread, it answers before any thread starts.
     static func attempt(_ arguments: [String], context: CommandContext) -> Int32? {
         // An exporter the environment asks for gets the run's span and metrics from the full path.
-        guard context.telemetry?.isRequested() != true, PathText.environment(LabelOptions.environmentName) == nil,
-              let values = parse(arguments) else { return nil }
+        guard let values = parse(arguments), context.telemetry?.isRequested() != true,
+              PathText.environment(LabelOptions.environmentName) == nil else { return nil }
         do {
             // The manifest is not parsed here (only scanned for `repeat`), but an empty --manifest
             // or MILEPOST_MANIFEST is the same usage error (64) it is for the parser.

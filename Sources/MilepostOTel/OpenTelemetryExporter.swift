@@ -1,5 +1,4 @@
 public import MilepostCLI
-import Foundation
 import Logging
 import OTel
 import ServiceLifecycle
@@ -12,24 +11,12 @@ extension TelemetryExporter {
     /// `OTEL_EXPORTER_OTLP_PROTOCOL` (only `http/protobuf` and `http/json` are linked) and the rest
     /// of swift-otel's variables apply. Logs are not exported (they stay on stderr).
     public static let openTelemetry = TelemetryExporter(
-        isRequested: { OpenTelemetryEnvironment(ProcessInfo.processInfo.environment).asksForExport },
-        start: OpenTelemetryEnvironment.start)
+        isRequested: { OTLPExportRequest.isPresent },
+        start: OpenTelemetryBackends.start)
 }
 
-/// What the `OTEL_*` environment asks of the stock binary, and starting swift-otel's backends.
-enum OpenTelemetryEnvironment {
-    case off
-    case export
-
-    init(_ environment: [String: String]) {
-        let disabled = environment["OTEL_SDK_DISABLED"]?.lowercased() == "true"
-        let endpoints = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"]
-        let endpoint = endpoints.contains { environment[$0]?.isEmpty == false }
-        self = !disabled && endpoint ? .export : .off
-    }
-
-    var asksForExport: Bool { self == .export }
-
+/// swift-otel's metrics and tracing backends, configured by the `OTEL_*` environment.
+enum OpenTelemetryBackends {
     /// The configuration before the environment's overrides (swift-otel applies them).
     static var configuration: OTel.Configuration {
         var configuration = OTel.Configuration.default

@@ -1,14 +1,6 @@
-import Milepost
-import MilepostCLI
-import MilepostOTel
-import MilepostPostgres
+import MilepostStock
 
-// The stock binary composes the command line with the PostgreSQL store and its `sql` step:
-// `postgres://` and `postgresql://` URLs open a PostgresStore, anything else a directory. `run`
-// exports traces and metrics over OTLP/HTTP when the OTEL_* environment asks for it.
-await MilepostCLI.main(
-    registry: .standard.installing(PostgresSteps.self),
-    store: { spec -> any MilepostStore in
-        PostgresStore.accepts(spec) ? PostgresStore(url: spec) : try MilepostCLI.fileStore(spec)
-    },
-    telemetry: .openTelemetry)
+// The stock binary: the standard steps, the PostgreSQL store and `sql` step, no exporter linked.
+// When the OTEL_* environment asks for export, it becomes `milepost-otel` (see ExporterHandoff).
+ExporterHandoff.execIfRequested()
+await StockCommandLine.main(telemetry: nil)

@@ -26,10 +26,10 @@ struct GoldenTakeOverTests {
                 kill(holder.processIdentifier, SIGKILL)
                 kill(holder.processIdentifier, SIGCONT)
                 work.killOrphanedStep()
-                _ = MilepostBinary.finish(holder, stdout, stderr)
+                _ = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(60))
             }
         }
-        for _ in 0..<3000 where !work.exists("started") { usleep(10_000) }
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
         kill(holder.processIdentifier, SIGSTOP)
         transcript.note("milepost run --to 1 --store STORE started in the background, frozen with SIGSTOP during its step")
         try transcript.milepost("run", "--to", "1", "--store", store, "--lock-timeout", "30s")
@@ -37,7 +37,7 @@ struct GoldenTakeOverTests {
         try transcript.milepost("status", "--to", "1", "--store", store, "--format", "json")
         transcript.note("SIGCONT to the frozen run")
         kill(holder.processIdentifier, SIGCONT)
-        transcript.record(holderArguments, MilepostBinary.finish(holder, stdout, stderr))
+        transcript.record(holderArguments, MilepostBinary.finish(holder, stdout, stderr, within: .seconds(60)))
         finished = true
         try transcript.milepost("history", "--store", store)
         try transcript.milepost("resolve", "1/migrate", "--retry", "--store", store)

@@ -91,4 +91,13 @@ import Testing
         #expect(try work.milepost.run("lock").status == 65)
         #expect(!work.exists("milepost.lock"))
     }
+
+    /// A lock file that cannot be written is 73 (as for `init` and `new`), with the errno.
+    @Test func aLockFileThatCannotBeWrittenIs73() throws {
+        let work = try WorkDirectory()
+        try work.write(LateStepTests.manifest(Self.released), to: "milepost.yaml")
+        let result = try work.milepost.run("lock", "--lock-file", "missing/milepost.lock")
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("could not write missing/milepost.lock: open: No such file or directory"), "\(result.stderr)")
+    }
 }

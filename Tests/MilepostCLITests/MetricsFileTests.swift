@@ -13,17 +13,8 @@ import Testing
 
     /// Runs promtool's metrics linter on `file`.
     static func check(_ file: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(promtool))
-        process.arguments = ["check", "metrics"]
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try CombinedOutput.run(try #require(promtool), ["check", "metrics"],
+                               input: try FileHandle(forReadingFrom: URL(fileURLWithPath: file)))
     }
 
     @Test(.enabled(if: promtool != nil, missing))

@@ -18,6 +18,15 @@ struct MilepostBinary {
     /// (e.g. `env --ignore-signal=CHLD`, or `sh -c 'exec "$0" "$@" >&-'`). Empty: milepost itself.
     var launcher: [String] = []
 
+    /// This binary launched by `sh -c script` in a private mount namespace, entered through a user
+    /// namespace (`unshare --user --map-root-user --mount`): the script may mount, no root needed.
+    /// `$1` is milepost, the run's arguments follow it (`exec "$@"` runs it).
+    func inMountNamespace(_ script: String) -> MilepostBinary {
+        var binary = self
+        binary.launcher = ["/usr/bin/unshare", "--user", "--map-root-user", "--mount", "sh", "-c", script, "sh"]
+        return binary
+    }
+
     /// Starts `milepost arguments…` in `directory` without waiting for it.
     func start(_ arguments: [String]) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
         let process = Process()

@@ -36,8 +36,7 @@ import Testing
     @Test func aStepThatCompletedOnAFullDiskIsNamedWithItsResolve() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        var milepost = work.milepost
-        milepost.launcher = ["/usr/bin/unshare", "--user", "--map-root-user", "--mount", "sh", "-c", Self.scenario, "sh"]
+        let milepost = work.milepost.inMountNamespace(Self.scenario)
         let result = try milepost.run([])
         let statuses = result.stdout.split(separator: "\n").reduce(into: [String: String]()) { all, line in
             let parts = line.split(separator: "=", maxSplits: 1)

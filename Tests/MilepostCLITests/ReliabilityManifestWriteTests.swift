@@ -47,9 +47,7 @@ import Testing
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "ro/milepost.yaml")
         // A directory the temp file cannot be created in (not even by root: the bind is read-only).
-        var milepost = work.milepost
-        milepost.launcher = ["/usr/bin/unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
-                             #"mount --bind -o ro ro ro && exec "$0" "$@""#]
+        let milepost = work.milepost.inMountNamespace(#"mount --bind -o ro ro ro && exec "$@""#)
         let result = try milepost.run(["new", "2.0", "exec", "--manifest", "ro/milepost.yaml"])
         #expect(result.status == 73, "\(result.stderr)")
         #expect(result.stderr.contains("milepost: could not write ro/milepost.yaml: open: Read-only file system"), "\(result.stderr)")
@@ -68,8 +66,7 @@ import Testing
 
     @Test func initOnAFullDiskExits73WithTheErrnoAndLeavesNoHalfWrittenFile() throws {
         let work = try WorkDirectory()
-        var milepost = work.milepost
-        milepost.launcher = ["/usr/bin/unshare", "--user", "--map-root-user", "--mount", "sh", "-c", Self.fullDisk, "sh"]
+        let milepost = work.milepost.inMountNamespace(Self.fullDisk)
         let result = try milepost.run([])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("init=73"), "\(result.stdout)\(result.stderr)")

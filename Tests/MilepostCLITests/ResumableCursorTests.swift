@@ -5,30 +5,15 @@ import Testing
 /// Cursors of a long `exec` step: written as `cursor TEXT` lines on `MILEPOST_CONTROL_FD`, durable
 /// in the store, handed back as `MILEPOST_RESUME_CURSOR` after a `kill -9` of the runner.
 @Suite struct ResumableCursorTests {
-    /// `2.1/items` processes items 1…100 (one line each in `processed.txt`), from the item after
-    /// `MILEPOST_RESUME_CURSOR`, committing a cursor after every tenth; each attempt appends where it
-    /// started to `starts.txt`, and its pid (the group leader's) to `step.pid`. After item
-    /// `ItemScript.holdAfter` it waits while the file `hold` exists, so a test kills it there.
-    static func manifest(resumable: Bool) -> String {
-        """
-        migrations:
-          2.1:
-            - name: exec
-              id: items
-              resumable: \(resumable)
-              with: {command: [sh, -c, '\(ItemScript.text)']}
-        """
-    }
-
     /// Starts a run to 2.1 and, once the step holds after `ItemScript.holdAfter` items and its
     /// stored cursor is `ItemScript.lastCursor`, kills the runner and the step's process group with
     /// SIGKILL (a host that dies).
     static func killMidway(_ work: WorkDirectory, resumable: Bool) throws {
-        try work.write(manifest(resumable: resumable), to: "milepost.yaml")
+        try work.write(ItemScript.manifest(resumable: resumable), to: "milepost.yaml")
         try work.write("", to: "hold")
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "2.1"])
         #expect(ReliabilityFixture.eventually {
-            ((try? processed(work)) ?? []).count == ItemScript.holdAfter && storedCursor(work) == String(ItemScript.lastCursor)
+            ItemScript.processed(in: work.path).count == ItemScript.holdAfter && storedCursor(work) == String(ItemScript.lastCursor)
         })
         kill(process.processIdentifier, SIGKILL)
         kill(-(try ReliabilityFixture.pid(in: work, "step.pid")), SIGKILL)
@@ -40,10 +25,6 @@ import Testing
     static func storedCursor(_ work: WorkDirectory) -> String? {
         let state = (try? work.read(".milepost/state.json")).flatMap { try? ReliabilityFixture.object($0) }
         return (state?["in_progress"] as? [String: Any])?["cursor"] as? String
-    }
-
-    static func processed(_ work: WorkDirectory) throws -> [Int] {
-        try work.read("processed.txt").split(separator: "\n").compactMap { Int($0) }
     }
 
     static func starts(_ work: WorkDirectory) throws -> [Int] {
@@ -64,10 +45,9 @@ import Testing
         #expect(next.status == 0, "\(next.stderr)")
 
         #expect(try Self.starts(work) == [0, ItemScript.lastCursor])
-        let processed = try Self.processed(work)
+        let processed = ItemScript.processed(in: work.path)
         for item in 1...100 {
-            let once = item <= ItemScript.lastCursor || item > ItemScript.holdAfter
-            #expect(processed.count { $0 == item } == (once ? 1 : 2), "item \(item)")
+            #expect(processed.count { $0 == item } == ItemScript.timesProcessedAfterResume(item), "item \(item)")
         }
         let after = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
         #expect(after["in_progress"] == nil)

@@ -23,16 +23,7 @@ struct SchemaValidator {
 
     /// Runs check-jsonschema with `arguments`; its exit status and output.
     func check(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--no-cache"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try CombinedOutput.run(executable, ["--no-cache"] + arguments)
     }
 
     /// Validates `instance` (a file) against `schema` (a file).

@@ -47,10 +47,8 @@ import Testing
     @Test func anInterruptedStepKeepsItsTailToo() throws {
         let work = try WorkDirectory()
         try work.write(ReliabilitySignalTests.manifest("echo about to wait >&2; touch started; exec sleep 300"), to: "milepost.yaml")
-        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "2"])
-        #expect(ReliabilityFixture.eventually { work.exists("started") })
-        kill(process.processIdentifier, SIGTERM)
-        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        let (result, died) = try ReliabilitySignalTests.interrupt(work, with: SIGTERM, arguments: [], ending: "step.pid")
+        #expect(died, "the step outlived the interruption")
         #expect(result.status == 143, "\(result.stderr)")
 
         let mark = try #require(try ReliabilityFixture.object(try work.read(".milepost/state.json"))["in_progress"] as? [String: Any])

@@ -15,23 +15,21 @@ struct PostgresCursorTests {
     @Test func aKilledResumableExecStepResumesAtItsCursorOnThePlainNextRun() async throws {
         let url = TestServer.freshSchemaURL()
         let directory = try TestDirectory()
-        try directory.write("""
-            migrations:
-              "2.1":
-                - name: exec
-                  id: items
-                  resumable: true
-                  with: {command: [sh, -c, '\(ItemScript.text)']}
-            """, to: "milepost.yaml")
+try directory.write(ItemScript.manifest(resumable: true), to: "milepost.yaml")
         try directory.write("", to: "hold")
         let runner = try MilepostProcess(["run", "--store", url, "--to", "2.1"], in: directory.path)
         let store = PostgresStore(url: url)
         let deadline = ContinuousClock.now + .seconds(60)
+        var holding = false
         while ContinuousClock.now < deadline {
             let cursor = try? await store.readState()?.inProgress?.cursor
-            if Self.items(directory).count == ItemScript.holdAfter, cursor == String(ItemScript.lastCursor) { break }
+            if ItemScript.processed(in: directory.path).count == ItemScript.holdAfter, cursor == String(ItemScript.lastCursor) {
+                holding = true
+                break
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
+        #expect(holding, "the step never held after item \(ItemScript.holdAfter) with its cursor \(ItemScript.lastCursor) stored")
         kill(runner.pid, SIGKILL)
         let step = try #require(Int32(try await directory.waitFor("step.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(-step, SIGKILL)
@@ -42,16 +40,11 @@ struct PostgresCursorTests {
         let next = try MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(directory.read("starts.txt") == "0\n\(ItemScript.lastCursor)\n")
-        let processed = Self.items(directory)
+        let processed = ItemScript.processed(in: directory.path)
         for item in 1...100 {
-            let once = item <= ItemScript.lastCursor || item > ItemScript.holdAfter
-            #expect(processed.count { $0 == item } == (once ? 1 : 2), "item \(item)")
+            #expect(processed.count { $0 == item } == ItemScript.timesProcessedAfterResume(item), "item \(item)")
         }
         #expect(try await store.readState()?.inProgress == nil)
-    }
-
-    static func items(_ directory: TestDirectory) -> [Int] {
-        (directory.read("processed.txt") ?? "").split(separator: "\n").compactMap { Int($0) }
     }
 
     /// Parameters of a test step that runs in its checkpoint's transaction, like the `sql` step.

@@ -32,7 +32,7 @@ enum EnvFile {
         }
         let name = String(line[..<equals]).trimmingSpaces
         guard VariableSubstitution.isName(name) else {
-            throw .init(message: "invalid variable name '\(name)': use letters, digits and '_', not starting with a digit")
+            throw .init(message: VariableSubstitution.invalidName("'\(name)'"))
         }
         let rest = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
         return (name, try value(rest))

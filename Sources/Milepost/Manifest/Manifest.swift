@@ -47,18 +47,7 @@ public struct Manifest: Sendable {
     private static func load(
         text path: String, registry: StepRegistry, limits: ManifestLimits, variables: ManifestVariables?
     ) throws(ManifestError) -> Manifest {
-        let bytes: [UInt8]
-        do {
-            bytes = try YAMLSource.read(path: path, maxBytes: limits.maxDocumentBytes)
-        } catch {
-            switch error {
-            case .unreadable(_, let reason):
-                throw .unreadable(path: path, reason: reason)
-            case .refused(_, let reason):
-                throw .invalid([Diagnostic(.error, reason, file: path, at: nil)], source: ManifestSource(path: path, bytes: []))
-            }
-        }
-        return try parse(ManifestSource(path: path, bytes: bytes), registry: registry, limits: limits, variables: variables)
+        return try parse(ManifestSource.read(path: path, maxBytes: limits.maxDocumentBytes), registry: registry, limits: limits, variables: variables)
     }
 
     /// Validates manifest text already in memory (the entry point `load` and the fuzzer share).

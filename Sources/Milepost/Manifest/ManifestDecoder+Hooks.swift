@@ -10,7 +10,7 @@ extension ManifestDecoder {
     mutating func hooks(_ node: YAMLNode) -> ManifestHooks {
         var hooks = ManifestHooks()
         guard node.kind == .mapping else {
-            error("'hooks' maps before_run, after_run and on_failure to lists of steps", at: node.location, notes: node.useNotes)
+            error("'hooks' maps before_run, after_run and on_failure to lists of steps", at: node)
             return hooks
         }
         for (key, value) in node.pairs {

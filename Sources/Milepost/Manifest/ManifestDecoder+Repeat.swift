@@ -6,7 +6,7 @@ extension ManifestDecoder {
     mutating func repeatPolicy(_ node: YAMLNode) -> RepeatPolicy? {
         guard let text = string(node, what: "'repeat'") else { return nil }
         guard let policy = RepeatPolicy(rawValue: text) else {
-            error("invalid repeat '\(text)': expected on-change", at: node.location)
+            error("invalid repeat '\(text)': expected on-change", at: node)
             return nil
         }
         return policy

@@ -27,7 +27,7 @@ extension ManifestDecoder {
     mutating func latePolicy(_ node: YAMLNode) -> LatePolicy? {
         guard let text = string(node, what: "'late'") else { return nil }
         guard let policy = LatePolicy(rawValue: text) else {
-            error("invalid late '\(text)': expected warn, run or fail", at: node.location)
+            error("invalid late '\(text)': expected warn, run or fail", at: node)
             return nil
         }
         return policy
@@ -36,14 +36,14 @@ extension ManifestDecoder {
     /// `stops: [2.5, 3.0]`: a list of versions, each once.
     mutating func stops(_ node: YAMLNode) -> [Version] {
         guard node.kind == .sequence else {
-            error("'stops' is a list of versions", at: node.location)
+            error("'stops' is a list of versions", at: node)
             return []
         }
         var result: [Version] = []
         for element in node.elements {
-            guard let text = string(element, what: "a stop"), let stop = version(text, at: element.location) else { continue }
+            guard let text = string(element, what: "a stop"), let stop = version(text, at: element) else { continue }
             if result.contains(stop) {
-                error("the stop '\(text)' is listed twice", at: element.location)
+                error("the stop '\(text)' is listed twice", at: element)
                 continue
             }
             result.append(stop)
@@ -52,7 +52,7 @@ extension ManifestDecoder {
     }
 
     /// `replaces:` names an id (`ID`, under the same threshold) or a full id (`THRESHOLD/ID`).
-    mutating func checkReplacedID(_ text: String, at location: SourceLocation) -> Bool {
+    mutating func checkReplacedID(_ text: String, at node: YAMLNode) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         let valid = switch parts.count {
         case 1: StepName.isValid(text)
@@ -60,7 +60,7 @@ extension ManifestDecoder {
         default: false
         }
         if !valid {
-            error("invalid replaces '\(text)': write the id of the step it renames, ID or THRESHOLD/ID", at: location)
+            error("invalid replaces '\(text)': write the id of the step it renames, ID or THRESHOLD/ID", at: node)
         }
         return valid
     }

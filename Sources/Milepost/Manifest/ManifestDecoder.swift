@@ -46,13 +46,13 @@ struct ManifestDecoder {
         for (key, value) in root.pairs {
             switch key.scalar {
             case "app": contents.app = string(value, what: "'app'")
-            case "baseline": contents.baseline = string(value, what: "'baseline'").flatMap { version($0, at: value.location) }
+            case "baseline": contents.baseline = string(value, what: "'baseline'").flatMap { version($0, at: value) }
             case "migrations":
                 sawMigrations = true
                 contents.steps = migrations(value)
             case "late": contents.late = latePolicy(value)
             case "upgrade_from":
-                contents.upgradeFrom = string(value, what: "'upgrade_from'").flatMap { version($0, at: value.location) }
+                contents.upgradeFrom = string(value, what: "'upgrade_from'").flatMap { version($0, at: value) }
             case "stops": contents.stops = stops(value)
             case "secrets": continue
             case "hooks": contents.hooks = hooks(value)
@@ -75,7 +75,7 @@ struct ManifestDecoder {
         var thresholds: [(version: Version, steps: [ManifestStep])] = []
         var seen: [Version: (text: String, location: SourceLocation)] = [:]
         for (key, value) in node.pairs {
-            guard let text = key.scalar, let threshold = version(text, at: key.location) else { continue }
+            guard let text = key.scalar, let threshold = version(text, at: key) else { continue }
             if let first = seen[threshold] {
                 error("threshold '\(text)' is the same version as '\(first.text)'", at: key.location,
                       notes: [.init("'\(first.text)' is defined here", at: first.location)])
@@ -156,7 +156,7 @@ struct ManifestDecoder {
             description: fields.description, timeout: fields.timeout,
             retries: fields.retries, idempotent: fields.idempotent || definition.idempotent || fields.repeats != nil,
             resumable: fields.resumable || definition.resumable,
-            late: fields.late, replaces: fields.replaces.map { Self.fullID($0.0, thresholdText: thresholdText) },
+            late: fields.late, replaces: fields.replaces.map { Self.fullID($0, thresholdText: thresholdText) },
             repeats: fields.repeats,
             labels: fields.labels, when: fields.when,
             location: nameLocation,
@@ -175,7 +175,7 @@ struct ManifestDecoder {
         var resumable = false
         var description: String?
         var late: LatePolicy?
-        var replaces: (String, SourceLocation)?
+        var replaces: String?
         var labels: [String] = []
         var when: StepCondition?
         var revert: YAMLNode?
@@ -206,25 +206,13 @@ struct ManifestDecoder {
             } else {
                 error("invalid retries '\(text)': expected a whole number from 0 to 100", at: value)
             }
-        case "idempotent":
-            guard let text = string(value, what: "'idempotent'") else { return }
-            if case .bool(let flag) = value.coreValue {
-                fields.idempotent = flag
-            } else {
-                error("invalid idempotent '\(text)': expected true or false", at: value)
-            }
-        case "resumable":
-            guard let text = string(value, what: "'resumable'") else { return }
-            if case .bool(let flag) = value.coreValue {
-                fields.resumable = flag
-            } else {
-                error("invalid resumable '\(text)': expected true or false", at: value.location)
-            }
+        case "idempotent": if let flag = bool(value, key: "idempotent") { fields.idempotent = flag }
+        case "resumable": if let flag = bool(value, key: "resumable") { fields.resumable = flag }
         case "description": fields.description = string(value, what: "'description'")
         case "late": fields.late = latePolicy(value)
         case "replaces":
             guard let text = string(value, what: "'replaces'") else { return }
-            if checkReplacedID(text, at: value.location) { fields.replaces = (text, value.location) }
+            if checkReplacedID(text, at: value) { fields.replaces = text }
         case "labels": fields.labels = labels(value)
         case "when": fields.when = condition(value)
         case "revert":
@@ -249,7 +237,7 @@ struct ManifestDecoder {
         for element in node.elements {
             guard let name = string(element, what: "a secret's name") else { continue }
             guard VariableSubstitution.isName(name) else {
-                error("invalid variable name '\(name)': use letters, digits and '_', not starting with a digit", at: element)
+                error(VariableSubstitution.invalidName("'\(name)'"), at: element)
                 continue
             }
             if let value = variables?.values[name] { secrets.insert(value) }
@@ -266,11 +254,21 @@ struct ManifestDecoder {
         return text
     }
 
-    mutating func version(_ text: String, at location: SourceLocation) -> Version? {
+    /// A `true` or `false` scalar under `key`; nil (and an error) otherwise.
+    private mutating func bool(_ node: YAMLNode, key: String) -> Bool? {
+        guard let text = string(node, what: "'\(key)'") else { return nil }
+        guard case .bool(let flag) = node.coreValue else {
+            error("invalid \(key) '\(text)': expected true or false", at: node)
+            return nil
+        }
+        return flag
+    }
+
+    mutating func version(_ text: String, at node: YAMLNode) -> Version? {
         do {
             return try Version(parsing: text)
         } catch {
-            self.error(error.description, at: location)
+            self.error(error.description, at: node)
             return nil
         }
     }
@@ -296,7 +294,7 @@ struct ManifestDecoder {
     }
 
     /// An error at `node`, also pointing at the aliases or merge keys that brought it in.
-    private mutating func error(_ message: String, at node: YAMLNode, notes: [YAMLError.Note] = []) {
+    mutating func error(_ message: String, at node: YAMLNode, notes: [YAMLError.Note] = []) {
         error(message, at: node.location, notes: notes + node.useNotes)
     }
 }

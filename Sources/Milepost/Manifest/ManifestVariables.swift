@@ -1,6 +1,4 @@
 import Foundation
-import MilepostSystem
-import SystemPackage
 
 /// The values `${NAME}` in a manifest's `with:` strings are replaced with (see
 /// `VariableSubstitution` for the syntax): the process environment and, for names it does not set,
@@ -25,17 +23,7 @@ public struct ManifestVariables: Sendable {
     public static func environment(envFile: String? = nil) throws(ManifestError) -> ManifestVariables {
         var values = ProcessInfo.processInfo.environment
         if let envFile {
-            let bytes: [UInt8]
-            do {
-                bytes = try RegularFileReader.contents(path: FilePath(envFile), maxBytes: maxEnvFileBytes)
-            } catch {
-                switch error {
-                case .unreadable(_, let reason): throw .unreadable(path: envFile, reason: reason)
-                case .refused(_, let reason):
-                    throw .invalid([Diagnostic(.error, reason, file: envFile, at: nil)], source: ManifestSource(path: envFile, bytes: []))
-                }
-            }
-            let source = ManifestSource(path: envFile, bytes: bytes)
+            let source = try ManifestSource.read(path: envFile, maxBytes: maxEnvFileBytes)
             let file = EnvFile.parse(source)
             guard file.problems.isEmpty else { throw .invalid(file.problems, source: source) }
             values.merge(file.values) { environment, _ in environment }

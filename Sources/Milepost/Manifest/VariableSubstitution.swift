@@ -129,8 +129,8 @@ enum VariableSubstitution {
         if secret { body = body.dropFirst("secret:".count) }
         let nameEnd = body.firstIndex { !isNameCharacter($0) } ?? body.endIndex
         let name = String(body[..<nameEnd])
-        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else {
-            throw Problem(message: "invalid variable name in '${\(inside)}': use letters, digits and '_', not starting with a digit")
+        guard isName(name) else {
+            throw Problem(message: invalidName("in '${\(inside)}'"))
         }
         let operation = body[nameEnd...]
         if operation.isEmpty { return Reference(name: name, fallback: .none, secret: secret) }
@@ -147,6 +147,11 @@ enum VariableSubstitution {
     static func isName(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return text.allSatisfy(isNameCharacter)
+    }
+
+    /// The message for a name that is not one (`isName`); `subject` says which, e.g. `'1X'`.
+    static func invalidName(_ subject: String) -> String {
+        "invalid variable name \(subject): use letters, digits and '_', not starting with a digit"
     }
 
     private static func isNameCharacter(_ character: Character) -> Bool {

@@ -99,9 +99,9 @@ public struct Plan: Sendable {
     public let entries: [Entry]
     /// The version the store must reach with an earlier release first (`upgrade_from:`, `stops:`):
     /// a run refuses before any step.
-    public var requiredStop: RequiredStop? = nil
+    public let requiredStop: RequiredStop?
     /// The `--labels` expression and the kind of run that chose the steps in scope.
-    public var scope = PlanScope()
+    public let scope: PlanScope
 
     /// The late steps (added at or below the stored version after the store reached it), whatever their policy.
     public var late: [Entry] { entries.filter { $0.late != nil } }

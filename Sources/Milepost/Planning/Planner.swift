@@ -30,10 +30,10 @@ public enum Planner {
                 scope: scope)
             return Plan.Entry(step: step, status: status, why: why)
         }
-        var plan = Plan(from: from, origin: origin, to: target, entries: entries)
-        plan.scope = scope
-        if origin != .baseline { plan.requiredStop = manifest.upgradePath.requiredStop(from: from, to: target) }
-        return plan
+        return Plan(
+            from: from, origin: origin, to: target, entries: entries,
+            requiredStop: origin == .baseline ? nil : manifest.upgradePath.requiredStop(from: from, to: target),
+            scope: scope)
     }
 
     /// The status of an in-progress step: running when its run holds the lock, else interrupted.

@@ -1,6 +1,5 @@
 import MilepostSystem
 import Synchronization
-import MilepostSystem
 
 /// Runs one attempt of a step's body with its timeout, and gives up on a body that ignores
 /// cancellation once `grace` (as it is when the attempt is stopped) has passed.

@@ -33,7 +33,7 @@ public struct StatusReport: Sendable {
     public let plan: Plan?
     public let drift: [Drift]
     /// With a manifest: completed steps it no longer has (deleted, or renamed without `replaces:`).
-    public var orphans: [CompletedStep] = []
+    public let orphans: [CompletedStep]
 
     /// The step in progress when its run still holds the lock: it is running right now.
     public var running: InProgressStep? {
@@ -77,12 +77,10 @@ extension Runner {
             }
             orphans = Self.orphans(of: state, in: manifest)
         }
-        var report = StatusReport(
+        return StatusReport(
             store: store.location, state: state, lastRun: lastRun, lockHolder: holder,
             takeOver: lastRun.flatMap { LockTakeOver.of(run: $0.run, in: tail) }, plan: plan,
-            drift: drift)
-        report.orphans = orphans
-        return report
+            drift: drift, orphans: orphans)
     }
 
     /// The end of the journal, back to the last run's start and the record before it (a

@@ -28,8 +28,8 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     public let manifestDirectory: String
     /// How long the runner waits for the step to stop after cancelling it (`--termination-grace`;
     /// when the run's lease is lost, at most what is left before another runner can take the lock).
-    public let terminationGrace: Duration
-    /// The same grace as the runner may shorten it while the step runs; `exec` reads it when cancelled.
+    public var terminationGrace: Duration { stopGrace.duration }
+    /// The grace as the runner may shorten it while the step runs; `exec` reads it when cancelled.
     let stopGrace: StopGrace
     /// The store the run holds the lock of, for steps that work on the store itself (the `sql`
     /// step reaches the PostgreSQL store's transaction through it).

@@ -21,7 +21,7 @@ struct StepInvocation: Sendable {
         StepContext(
             id: id, name: name, threshold: threshold, from: from, to: to, parameters: parameters,
             attempt: attempt, logger: logger, manifestDirectory: manifestDirectory,
-            terminationGrace: stopGrace.duration, stopGrace: stopGrace, store: store, resumeCursor: resumeCursor,
+            stopGrace: stopGrace, store: store, resumeCursor: resumeCursor,
             reporting: reporting, secrets: secrets)
     }
 }

@@ -109,7 +109,6 @@ public struct StepRegistry: Sendable {
 
     // MARK: - Querying
 
-    /// The definition registered under `name`.
     /// This registry with every step observed (`StepDefinition.observing`).
     package func observing(_ observe: @escaping @Sendable (_ id: String, _ parameters: any Sendable) -> Void) -> StepRegistry {
         var copy = self
@@ -117,6 +116,7 @@ public struct StepRegistry: Sendable {
         return copy
     }
 
+    /// The definition registered under `name`.
     public subscript(name: String) -> StepDefinition? { definitions[name] }
 
     /// Every registered definition, sorted by name.

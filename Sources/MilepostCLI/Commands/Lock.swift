@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Milepost
+import MilepostSystem
 
 extension MilepostCommand {
     struct Lock: ContextualCommand {
@@ -26,11 +27,11 @@ extension MilepostCommand {
             try await reportingFailures {
                 let loaded = try manifest.load(in: context)
                 let path = lock.path(manifest: loaded.source.path)
-                do {
-                    try Data(ManifestLock.text(of: loaded).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                do throws(FileCallError) {
+                    try FileWriting.write(path, Array(ManifestLock.text(of: loaded).utf8), mode: 0o644)
                 } catch {
-                    Terminal.err("milepost: could not write \(path.escapingControlCharacters()): \(error.localizedDescription)")
-                    throw ExitStatus.storeIO.exit
+                    Terminal.err("milepost: could not write \(path.escapingControlCharacters()): \(error.reason)")
+                    throw ExitStatus.cannotWrite.exit
                 }
                 Terminal.out("wrote \(path.escapingControlCharacters()): \(counted(loaded.steps.count, "step"))")
             }

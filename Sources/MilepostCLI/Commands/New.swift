@@ -42,16 +42,17 @@ extension MilepostCommand {
                     Terminal.err("milepost: cannot add the step to \(path.escapingControlCharacters()): \(refusal)")
                     throw ExitStatus.invalidManifest.exit
                 }
+                let bytes = Array(edited.utf8)
                 // Through a link to the file it names, keeping its mode and owner; atomically.
                 do throws(FileCallError) {
-                    try FileWriting.replace(path, with: Array(edited.utf8))
+                    try FileWriting.replace(path, with: bytes)
                 } catch {
                     Terminal.err("milepost: could not write \(path.escapingControlCharacters()): \(error.reason)")
                     throw ExitStatus.cannotWrite.exit
                 }
                 Terminal.out("added \(name.escapingControlCharacters()) under \(version.text) in \(path.escapingControlCharacters())")
                 // A step with required parameters needs its `with:` filled in: validation says what is missing.
-                _ = try Manifest.parse(ManifestSource(path: path, bytes: Array(edited.utf8)), registry: context.registry)
+                _ = try Manifest.parse(ManifestSource(path: path, bytes: bytes), registry: context.registry)
             }
         }
     }

@@ -66,10 +66,11 @@ extension MilepostCommand {
                 if format != .json { options.onProgress = progress.handle }
                 let ticker = format != .json ? Task { await progress.tick() } : nil
                 defer { ticker?.cancel() }
+                // The store first: a store that cannot be opened starts no exporter.
+                let opened = try store.open(in: context)
                 let observability = RunObservability.start(metricsFile: metricsFile, exporter: context.telemetry)
                 let runner = Runner(
-                    store: try store.open(in: context), options: options,
-                    logger: logging.makeLogger(metadataProvider: observability.logMetadata))
+                    store: opened, options: options, logger: logging.makeLogger(metadataProvider: observability.logMetadata))
                 let (manifest, variables) = (manifest, variables)
                 let outcome: Result<(RunReport, Int32?), any Error>
                 do {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import Milepost
+import MilepostSystem
 
 extension MilepostCommand {
     struct Validate: ContextualCommand {
@@ -87,7 +87,9 @@ extension MilepostCommand {
 
         /// What `--locked` finds: the lock file's own errors, then the manifest checked against it.
         static func lockFindings(_ manifest: Manifest, path: String) -> [Diagnostic] {
-            guard let data = FileManager.default.contents(atPath: path) else {
+            // Read as a manifest is: a regular file only (a FIFO does not block CI), under a cap far
+            // above a lock file's size (a line of ~40 bytes per step).
+            guard let data = try? RegularFileReader.contents(path: PathText.filePath(path), maxBytes: 16 << 20) else {
                 return [Diagnostic(.error, "cannot read the lock file \(path)", file: path, at: nil,
                                    notes: [.init("write it with `milepost lock` and commit it with the manifest")])]
             }

@@ -31,7 +31,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .invalidManifest: "invalid manifest (or a warning under `validate --strict`, a `late: fail` step, or a step `revert` cannot undo)"
         case .manifestNotFound: "manifest not found"
         case .storeUnreachable: "store unreachable"
-        case .cannotWrite: "`init`/`new` could not write the manifest"
+        case .cannotWrite: "`init`/`new` could not write the manifest, `lock` its lock file"
         case .storeIO: "state or journal I/O error"
         case .lockTimeout: "lock not acquired in time (`wait`: version not reached in time)"
         }

@@ -84,14 +84,14 @@ struct StatusAdvice {
         if !report.neverRun.isEmpty, let plan = report.plan {
             next.append("steps that never run: move them under a threshold above \(plan.from) to run them, or remove them")
             if report.late.contains(where: { $0.late == .fail }) {
-                next.append("late steps under 'late: fail' stop every run (exit 65): remove them, move them, or give them 'late: run'")
+                next.append("late steps under 'late: fail' stop every run (exit \(ExitStatus.invalidManifest.rawValue)): remove them, move them, or give them 'late: run'")
             }
         }
         if !report.orphans.isEmpty {
             next.append("orphans: if a step was renamed, give it `replaces: OLD-ID` so its history carries over; a deleted step needs nothing")
         }
         if let plan = report.plan, let stop = plan.requiredStop {
-            next.append("install the release for \(stop.version) first and run it to \(stop.version): runs from \(plan.from) to \(plan.to) are refused (exit 5)")
+            next.append("install the release for \(stop.version) first and run it to \(stop.version): runs from \(plan.from) to \(plan.to) are refused (exit \(ExitStatus.stopRequired.rawValue))")
         }
         headline = sentence
         self.next = next

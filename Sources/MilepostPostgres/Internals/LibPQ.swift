@@ -33,7 +33,6 @@ struct LibPQ: @unchecked Sendable {
     static let emptyQuery: Int32 = 0
     static let commandOK: Int32 = 1
     static let tuplesOK: Int32 = 2
-    /// `PGTransactionStatusType`.
     /// `PG_DIAG_SQLSTATE`.
     static let diagnosticSQLState = Int32(UInt8(ascii: "C"))
 

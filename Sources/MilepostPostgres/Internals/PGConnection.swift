@@ -97,7 +97,6 @@ final class PGConnection: @unchecked Sendable {
         _ = pq.cancel(canceller, &buffer, Int32(buffer.count))
     }
 
-
     private func executeNow(_ sql: String, _ parameters: [String?]) -> Result<[[String?]], PGQueryFailure> {
         let result: OpaquePointer?
         if parameters.isEmpty {
@@ -133,7 +132,6 @@ final class PGConnection: @unchecked Sendable {
         }
     }
 
-    /// A libpq string, trimmed of the trailing newline libpq puts on messages.
     /// libpq's message on one line: its lines (`server closed the connection unexpectedly\n\tThis
     /// probably means…`) joined by single spaces, without the final period, as every error of a
     /// store is shown inside a sentence of Milepost's.

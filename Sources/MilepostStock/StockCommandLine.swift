@@ -1,0 +1,19 @@
+public import MilepostCLI
+import Milepost
+import MilepostPostgres
+
+/// The stock command line, shared by `milepost` and `milepost-otel`: the standard steps with the
+/// PostgreSQL `sql` step, and a store opener for which `postgres://` and `postgresql://` URLs open a
+/// `PostgresStore` and anything else a directory.
+public enum StockCommandLine {
+    /// Runs the process's command line and exits; `telemetry` exports `run`'s traces and metrics.
+    @MainActor
+    public static func main(telemetry: TelemetryExporter?) async {
+        await MilepostCLI.main(
+            registry: .standard.installing(PostgresSteps.self),
+            store: { spec -> any MilepostStore in
+                PostgresStore.accepts(spec) ? PostgresStore(url: spec) : try MilepostCLI.fileStore(spec)
+            },
+            telemetry: telemetry)
+    }
+}
