@@ -75,6 +75,28 @@ import Testing
         #expect(journal.filter { $0.contains(#""event":"step-succeeded""#) && $0.contains(#""step":"1.0/view""#) }.count == 2)
     }
 
+    @Test func aRunAtTheStoredVersionRunsAChangedRepeatableStepAndIsOtherwiseUpToDate() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest(), to: "milepost.yaml")
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
+        let again = try work.milepost.run("run", "--to", "2.0")
+        #expect(again.status == 0)
+        #expect(again.stderr.contains("milepost: demo up to date at 2.0"))
+
+        // The same --to after the entry changed: the run reads the manifest and runs it.
+        try work.write(Self.manifest(viewWord: "view2"), to: "milepost.yaml")
+        let changed = try work.milepost.run("run", "--to", "2.0")
+        #expect(changed.status == 0)
+        #expect(changed.stderr.contains("milepost: demo 2.0 → 2.0: 1 step ran"))
+        #expect(try Self.ran(work) == ["a", "b", "view1", "view2"])
+        #expect(try work.milepost.run("run", "--to", "2.0").stderr.contains("up to date at 2.0"))
+
+        // A one-time step's change is drift: still up to date, nothing runs.
+        try work.write(Self.manifest(viewWord: "view2", bWord: "b2"), to: "milepost.yaml")
+        #expect(try work.milepost.run("run", "--to", "2.0").stderr.contains("up to date at 2.0"))
+        #expect(try Self.ran(work) == ["a", "b", "view1", "view2"])
+    }
+
     @Test func itsThresholdGatesItsFirstRun() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest(viewThreshold: "3.0"), to: "milepost.yaml")

@@ -130,6 +130,10 @@ import Testing
             #expect(refused.stderr.contains("If its undoing is complete: `milepost resolve 2.0/b --done`; to run its revert again: `milepost resolve 2.0/b --retry`."))
         }
         #expect(try work.read("b-reverting") == "x\n")
+        let status = try work.milepost.run("status", "--to", "2.0")
+        #expect(status.stdout.contains("the revert of 2.0/b was interrupted: runs and reverts stop at it (exit 2) until it is resolved"), "\(status.stdout)")
+        #expect(status.stdout.contains("`milepost resolve 2.0/b --retry`  to run its revert again on the next revert"))
+        #expect(try work.milepost.run("status", "--to", "2.0", "--check").status == 4)
         let schema = try JSONSchema()
         let blocked = try work.milepost.run("revert", "--to", "0.5", "--format", "json")
         #expect(schema.problems(ofDocument: blocked.stdout, command: "revert") == [])
@@ -146,6 +150,10 @@ import Testing
         #expect(schema.problems(ofDocument: runJSON.stdout, command: "run") == [])
         #expect(try JSONValue(parsing: runJSON.stdout)["outcome"]?.string == "revert-unfinished")
         #expect(try JSONValue(parsing: runJSON.stdout)["reverting"]?["to"]?.string == "0.5")
+        let unfinished = try work.milepost.run("status", "--to", "2.0", "--check")
+        #expect(unfinished.status == 4)
+        #expect(unfinished.stdout.contains("a revert to 0.5 is unfinished: runs refuse (exit 2) until it is finished"), "\(unfinished.stdout)")
+        #expect(unfinished.stdout.contains("`milepost revert --to 0.5`"))
         // Nor can a revert to a higher version leave it behind.
         #expect(try work.milepost.run("revert", "--to", "1.5").status == 2)
 

@@ -14,6 +14,12 @@ public struct RunOptions: Sendable {
     /// The least time between two writes of a step's progress to the store (state and a
     /// `step-progress` journal record); the first report of an attempt is written at once.
     public var progressInterval: Duration = .seconds(5)
+    /// When the stored version already is the target and nothing is interrupted: read the manifest
+    /// anyway and run its repeatable steps whose entry changed (`repeat: on-change`) instead of
+    /// answering up to date from the state alone. Off by default, which keeps the no-op run to one
+    /// read of the state; the command line turns it on when the manifest file may have repeatable
+    /// steps (`Manifest.mayHaveRepeatableSteps(path:maxBytes:)`).
+    public var checksRepeatableSteps = false
     /// The `--labels` expression: labelled steps it does not match are out of scope (`PlanScope`);
     /// nil: every step is. With one, a run at the stored version reads the manifest instead of
     /// answering up to date from the state alone, so it runs steps an earlier run left out.

@@ -34,8 +34,15 @@ public struct Runner: Sendable {
 
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
-        if let seen, options.labels == nil, let report = upToDate(seen, at: target) { return report }
-        let manifest = try loadManifest()
+        var loaded: Manifest?
+        if let seen, options.labels == nil, let report = upToDate(seen, at: target) {
+            guard options.checksRepeatableSteps else { return report }
+            // Still up to date unless a repeatable step is due: decided before taking the lock.
+            let manifest = try loadManifest()
+            guard try await repeatableStepsAreDue(manifest, state: seen, to: target) else { return report }
+            loaded = manifest
+        }
+        let manifest = try loaded ?? loadManifest()
         try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
             let state = try await store.readState()

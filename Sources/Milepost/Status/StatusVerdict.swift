@@ -28,9 +28,9 @@ extension StatusReport {
 
     /// The readiness rule of `status --check`: nothing is pending for the target (no step to run,
     /// no failed or interrupted step), and a run would not refuse (a late step under `late: fail`,
-    /// a required stop). Meaningful with a manifest and a target.
+    /// a required stop), and no revert is unfinished. Meaningful with a manifest and a target.
     public var isReady: Bool {
-        guard pending.isEmpty else { return false }
+        guard pending.isEmpty, state?.reverting == nil else { return false }
         guard let plan else { return true }
         return plan.lateRefused.isEmpty && plan.requiredStop == nil
     }

@@ -61,6 +61,7 @@ extension MilepostCommand {
                 options.lockTimeout = lockTimeout.duration
                 options.terminationGrace = terminationGrace.duration
                 options.progressInterval = progressInterval.duration
+                options.checksRepeatableSteps = try manifest.mayHaveRepeatableSteps
                 let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY)
                 if format != .json { options.onProgress = progress.handle }
                 let ticker = format != .json ? Task { await progress.tick() } : nil

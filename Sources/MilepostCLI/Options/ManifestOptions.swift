@@ -39,6 +39,11 @@ struct ManifestOptions: ParsableArguments {
     }
 
     /// Loads the manifest, substituting `variables` into `with:` strings (nil: only checks their syntax).
+    /// Whether the manifest may have repeatable steps, from its bytes (`Manifest.mayHaveRepeatableSteps`).
+    var mayHaveRepeatableSteps: Bool {
+        get throws { Manifest.mayHaveRepeatableSteps(path: try path, maxBytes: maxManifestSize.bytes) }
+    }
+
     func load(in context: CommandContext, variables: ManifestVariables? = nil) throws -> Manifest {
         var limits = ManifestLimits.default
         limits.maxDocumentBytes = maxManifestSize.bytes

@@ -30,6 +30,12 @@ struct StatusAdvice {
                 sentence = "a run holds the lock: \(holder.map(String.init(describing:)) ?? "?")"
                 next.append("wait for it; `\(hint.milepost("history", "--run", holder?.run ?? "?"))` shows what it did so far")
             }
+        case .interrupted where report.interrupted?.direction == .revert:
+            let id = report.interrupted?.id ?? "?"
+            sentence = "the revert of \(id) was interrupted: runs and reverts stop at it (exit 2) until it is resolved"
+            next.append("check what its revert did, then either:")
+            next.append("  `\(hint.milepost("resolve", id, "--done"))`   if its undoing is complete (or you completed it by hand)")
+            next.append("  `\(hint.milepost("resolve", id, "--retry"))`  to run its revert again on the next revert")
         case .interrupted:
             let id = report.interrupted?.id ?? "?"
             if let mark = report.interrupted, let cursor = mark.cursor, resumes(mark), !idempotent(id) {
@@ -45,6 +51,13 @@ struct StatusAdvice {
                 next.append("  `\(hint.milepost("resolve", id, "--done"))`   if its work is complete (or you completed it by hand)")
                 next.append("  `\(hint.milepost("resolve", id, "--retry"))`  to run it again on the next run")
             }
+        case .failed where report.state?.failed?.direction == .revert:
+            let failed = report.state?.failed
+            let id = failed?.id ?? "?"
+            sentence = "the revert of \(id) failed: \(failed?.error ?? "?")"
+            let revert = hint.milepost("revert", "--to", report.state?.reverting?.to.text ?? "VERSION")
+            next.append("fix the cause, then `\(revert)`: it resumes at \(id)")
+            next.append("or, if you undid its work by hand: `\(hint.milepost("resolve", id, "--done"))`")
         case .failed:
             let failed = report.state?.failed
             let id = failed?.id ?? "?"
@@ -60,6 +73,10 @@ struct StatusAdvice {
         case .ok:
             sentence = report.plan.map { target != nil ? "up to date for \($0.to)" : "at \($0.from), nothing unfinished" }
                 ?? "at \(report.state?.version.text ?? "?"), nothing unfinished"
+        }
+        if let reverting = report.state?.reverting, verdict == .ok || verdict == .pending {
+            sentence = "a revert to \(reverting.to) is unfinished: runs refuse (exit 2) until it is finished"
+            next = ["`\(hint.milepost("revert", "--to", reverting.to.text))`"]
         }
         if let takeOver = report.takeOver {
             sentence = "run \(takeOver.previousRun) lost its lease at \(takeOver.at), run \(takeOver.run) took over; " + sentence
