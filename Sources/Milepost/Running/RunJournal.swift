@@ -22,6 +22,14 @@ struct RunJournal: Sendable {
             host: ProcessIdentity.host, pid: ProcessIdentity.pid, cursor: cursor, stderr: stderr,
             completed: progress?.completed, total: progress?.total, message: progress?.message)
     }
+
+    /// The `run-finished` record of a run (or revert) refused because `step` was interrupted and
+    /// has not been resolved.
+    func blocked(by step: InProgressStep, from: Version, to: Version) -> JournalRecord {
+        let message = "step \(step.id) was interrupted (pid \(step.pid) on \(step.host) since \(step.since)); "
+            + "it must be resolved first, as done or to retry"
+        return record(.runFinished, from: from, to: to, step: step.id, error: message, outcome: .blocked)
+    }
 }
 
 extension JournalRecord.Outcome {

@@ -62,12 +62,7 @@ extension Runner {
         if current.reverting == nil, plan.from == target, plan.steps.isEmpty { return report(.upToDate) }
         let started = journal.record(.runStarted, from: plan.from, to: target)
         if let interrupted = current.inProgress {
-            let message = "step \(interrupted.id) was interrupted (pid \(interrupted.pid) on \(interrupted.host) since "
-                + "\(interrupted.since)); it must be resolved first, as done or to retry"
-            try await locked.append([
-                started,
-                journal.record(.runFinished, from: plan.from, to: target, step: interrupted.id, error: message, outcome: .blocked),
-            ])
+            try await locked.append([started, journal.blocked(by: interrupted, from: plan.from, to: target)])
             return report(.blocked, interrupted: interrupted)
         }
         current.app = manifest.app ?? current.app

@@ -248,12 +248,7 @@ public struct Runner: Sendable {
             ])
             return report(.lateRefused)
         case .blocked(let running):
-            let message = "step \(running.id) was interrupted (pid \(running.pid) on \(running.host) since \(running.since)); "
-                + "it must be resolved first, as done or to retry"
-            try await locked.append([
-                started,
-                journal.record(.runFinished, from: plan.from, to: target, step: running.id, error: message, outcome: .blocked),
-            ])
+            try await locked.append([started, journal.blocked(by: running, from: plan.from, to: target)])
             return report(.blocked, interrupted: running)
         case .revertUnfinished(let reverting):
             try await locked.append([
