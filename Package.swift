@@ -40,12 +40,15 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // What must run between fork and exec, where Swift cannot: a child that dies with its
+        // parent (PR_SET_PDEATHSIG) and waits until its process group is recorded.
+        .target(name: "CMilepostSpawn"),
         // The operating system as Milepost uses it: files and descriptors, processes and process
         // groups, signals, identity (pid@host), time, duration text, name suggestions.
-        // Package access only; it imports nothing of ours.
+        // Package access only; it imports nothing of ours but CMilepostSpawn.
         .target(
             name: "MilepostSystem",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CMilepostSpawn", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         // YAML → located node tree (iterative, bounded), and a Decoder over it.

@@ -95,9 +95,11 @@ final class WorkDirectory: Sendable {
 
     var milepost: MilepostBinary { MilepostBinary(directory: path) }
 
-    /// Kills the step process whose pid a test step wrote to `step.pid` (left behind by a kill -9 of milepost).
+    /// Kills the step process whose pid a test step wrote to `step.pid` (left behind by a kill -9 of
+    /// milepost), and the rest of its process group.
     func killOrphanedStep() {
         guard let text = try? read("step.pid"), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
         kill(pid, SIGKILL)
+        kill(-pid, SIGKILL)
     }
 }

@@ -75,6 +75,51 @@ struct FleetProcessTests {
         #expect(next.stderr.contains("step 1.0/slow was interrupted (pid \(holder.pid) on "), "\(next.stderr)")
     }
 
+    /// The state in PostgreSQL records the step's process group: after a kill -9 of its runner,
+    /// what the step left in its group is seen alive and the next run refuses (exit 75) instead of
+    /// starting a second copy; once it is gone, the idempotent step runs again.
+    @Test func aKilledRunnersStepWhoseProcessesLiveOnIsNotStartedAgainWhileTheyRun() async throws {
+        let url = TestServer.freshSchemaURL()
+        let directory = try TestDirectory()
+        try directory.write(#"""
+            migrations:
+              "1.0":
+                - {name: exec, id: slow, idempotent: true, with: {command: [sh, -c, 'echo x >> ran.txt; [ -e hang ] && (sleep 300 & echo $! > orphan.pid; wait) & echo $$ > step.pid; wait']}}
+            """#, to: "milepost.yaml")
+        try directory.write("", to: "hang")
+        let holder = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let group = try #require(Int32(try await directory.waitFor("step.pid").dropLast()))
+        let orphan = try #require(Int32(try await directory.waitFor("orphan.pid").dropLast()))
+        kill(holder.pid, SIGKILL)
+        defer {
+            kill(-group, SIGKILL)
+            _ = try? holder.wait()
+        }
+        // The leader dies with its runner; the sleep it left in its group lives on.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ProcessGroupScan.members(of: group).contains(group), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(ProcessGroupScan.members(of: group).contains(orphan))
+
+        let refused = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "0ms"], in: directory.path)
+        #expect(refused.status == 75, "\(refused.stderr)")
+        #expect(refused.stderr.contains("step 1.0/slow is still running"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("process group \(group)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(orphan)"), "\(refused.stderr)")
+        let status = try MilepostProcess(["status", "--store", url, "--format", "json"], in: directory.path)
+        #expect(try status.wait().status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(try status.stdout().utf8)) as? [String: Any])
+        let running = try #require(document["running"] as? [String: Any], "\(document)")
+        #expect((running["process_group"] as? [String: Any])?["id"] as? Int == Int(group), "\(document)")
+
+        try FileManager.default.removeItem(atPath: directory.path + "/hang")
+        kill(-group, SIGKILL)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "60s"], in: directory.path)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(directory.read("ran.txt") == "x\nx\n")
+    }
+
     @Test func killingTheHolderMidSQLStepRollsTheStepBackAndTheNextRunnerRunsItAgain() async throws {
         let url = try await TestServer.freshDatabase()
         let directory = try TestDirectory()

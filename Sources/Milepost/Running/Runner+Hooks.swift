@@ -38,7 +38,8 @@ extension Runner {
             try await locked.append([journal.record(.hookStarted, step: hook.id, attempt: attempt)])
             let reporting = StepReporting(
                 commitCursor: { _ in throw HookCursorError(hook: hook.id) }, reportProgress: { _, _, _ in },
-                recordStderrTail: { await tail.keep($0) })
+                // A hook keeps no in-progress mark: it runs again with the next run that has steps.
+                recordProcessGroup: { _ in }, recordStderrTail: { await tail.keep($0) })
             let invocation = StepInvocation(
                 id: hook.id, name: hook.name, threshold: hook.threshold, from: plan.from, to: plan.to, attempt: attempt,
                 logger: hookLogger, manifestDirectory: directory, stopGrace: grace, store: locked, resumeCursor: nil,

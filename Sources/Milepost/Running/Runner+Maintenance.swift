@@ -33,7 +33,7 @@ extension Runner {
     /// - throws: `MaintenanceError.stateExists` when a state exists and `force` is false.
     public func baseline(_ version: Version, force: Bool = false) async throws -> StoredState {
         try await withLock(app: nil) { locked, journal in
-            let previous = try await locked.readState()
+            let previous = try await readStateWaitingForOrphanedStep(locked)
             if let previous, !force { throw MaintenanceError.stateExists(version: previous.version.text) }
             var state = previous ?? StoredState(app: nil, version: version, updatedAt: Timestamp.now())
             state.version = version
@@ -56,10 +56,13 @@ extension Runner {
     /// `.retry` keeps the step's cursor, if it committed one: the mark becomes a failure that the
     /// next run resumes at the cursor. With `fromStart`, the cursor is discarded and the step
     /// starts over.
-    /// - throws: `MaintenanceError.nothingToResolve` when `id` is neither interrupted nor failed.
+    /// A step whose runner is gone but whose processes still run on this machine is waited for
+    /// first (`options.lockTimeout`), as `run` does.
+    /// - throws: `MaintenanceError.nothingToResolve` when `id` is neither interrupted nor failed;
+    ///   `StepStillRunningError` when its processes outlast the wait.
     public func resolve(_ id: String, _ resolution: Resolution, fromStart: Bool = false) async throws -> StoredState {
         try await withLock(app: nil) { locked, journal in
-            guard var state = try await locked.readState(), state.inProgress?.id == id || state.failed?.id == id else {
+            guard var state = try await readStateWaitingForOrphanedStep(locked), state.inProgress?.id == id || state.failed?.id == id else {
                 let state = try await locked.readState()
                 throw MaintenanceError.nothingToResolve(
                     id: id, interrupted: state?.inProgress?.id, failed: state?.failed?.id)

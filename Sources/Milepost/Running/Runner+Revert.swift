@@ -49,7 +49,7 @@ extension Runner {
     private func revertLocked(
         _ manifest: Manifest, to target: Version, on locked: any LockedStore, journal: RunJournal, grace: StopGrace
     ) async throws -> RevertReport {
-        let state = try await locked.readState()
+        let state = try await readStateWaitingForOrphanedStep(locked)
         try OtherApplicationError.check(manifest, state, store: store.location)
         let plan = try Self.revertPlan(manifest, state: state, to: target)
         guard var current = state else { throw RevertError.nothingStored }

@@ -209,7 +209,7 @@ public struct Runner: Sendable {
         _ manifest: Manifest, to target: Version, on locked: any LockedStore, journal: RunJournal, grace: StopGrace,
         seenVersion: String?
     ) async throws -> RunReport {
-        let state = try await locked.readState()
+        let state = try await readStateWaitingForOrphanedStep(locked)
         let plan = try await plan(manifest, state: state, to: target)
         var hooks: [RunReport.StepResult] = []
         func report(_ outcome: RunReport.Outcome, steps: [RunReport.StepResult] = [], interrupted: InProgressStep? = nil) -> RunReport {
@@ -403,6 +403,7 @@ public struct Runner: Sendable {
                     logger.warning("could not record the step's progress: \(error)")
                 }
             },
+            recordProcessGroup: { try await checkpoint.recordProcessGroup($0) },
             recordStderrTail: { await checkpoint.recordStderrTail($0) })
         let invocation = StepInvocation(
             id: step.id, name: step.name, threshold: step.threshold, from: span.from, to: span.to, attempt: attempt,

@@ -87,6 +87,17 @@ actor StepCheckpoint {
         try await transaction?.beginStepTransaction()
     }
 
+    /// The process group the step's work runs in, durable in its in-progress mark when this returns.
+    /// A step whose work runs in the store's transaction has no mark: nothing is written for it.
+    /// - throws: `CancellationError` when no attempt is open (the step outlived its attempt).
+    func recordProcessGroup(_ group: Int32) async throws {
+        guard openAttempt != nil else { throw CancellationError() }
+        guard transaction == nil, state.inProgress != nil else { return }
+        state.inProgress?.processGroup = .here(group)
+        state.updatedAt = Timestamp.now()
+        try await store.commit(state, journal: [])
+    }
+
     /// Takes the step's progress: always returned (for the terminal); written to the state with a
     /// `step-progress` record when `interval` has passed since the last write (the first at once),
     /// unless the step's work is in the store's transaction, whose commit would carry it.

@@ -40,6 +40,9 @@ public struct StatusReport: Sendable {
         guard let step = state?.inProgress, step.isRunning(lockHolder: lockHolder) else { return nil }
         return step
     }
+    /// The live pids of the running step's process group when its run is gone (killed): the step
+    /// runs on without its runner. Empty when its run still runs it, or nothing runs.
+    public var orphanedPids: [Int32] { state?.inProgress?.orphanedPids(lockHolder: lockHolder) ?? [] }
     /// The step in progress whose run is gone (killed, power loss): it needs `resolve` unless idempotent.
     public var interrupted: InProgressStep? { running == nil ? state?.inProgress : nil }
 

@@ -98,7 +98,8 @@ enum ExecStep {
                 context.parameters.command, environment: environment, directory: directory,
                 killGrace: context.stopGrace, secrets: context.secrets.all,
                 control: ChildControl(
-                    onLine: { input.yield($0) }, onEnd: { input.finish() }, onExit: { text in tail.text.withLock { $0 = text } }))
+                    onLine: { input.yield($0) }, onEnd: { input.finish() }, onExit: { text in tail.text.withLock { $0 = text } }),
+                onSpawn: { try await context.recordProcessGroup($0) })
         } catch {
             input.finish()
             _ = try? await handler.value

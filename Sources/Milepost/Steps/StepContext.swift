@@ -60,6 +60,19 @@ public struct StepContext<Parameters: Sendable>: Sendable {
         try await reporting.commitCursor(cursor)
     }
 
+    /// Records that the step's work runs in process group `group` (the pid of a child the step
+    /// spawned as the leader of a group of its own, as `exec` does): durable in the step's
+    /// in-progress mark when this returns. If the runner is killed while that group lives on, a
+    /// later `run`, `revert`, `resolve` or `status` on this machine sees the step as still running
+    /// and waits for it (up to the lock timeout) instead of starting it a second time. Report the
+    /// group before the child does any work; a step whose work runs in the store's transaction
+    /// (`sql`) keeps no mark, and for it this records nothing.
+    /// - throws: the store's error when it cannot write; `CancellationError` once the attempt has
+    ///   ended.
+    public func recordProcessGroup(_ group: Int32) async throws {
+        try await reporting.recordProcessGroup(group)
+    }
+
     /// The manifest's secret values, masked in what Milepost writes.
     let secrets: SecretValues
 

@@ -1,10 +1,13 @@
-/// How a running step's context reaches the runner: the cursors it commits and the tail of its
-/// output. The runner builds one per attempt; it refuses cursors once the attempt has ended.
+/// How a running step's context reaches the runner: the cursors it commits, the process group it
+/// spawned and the tail of its output. The runner builds one per attempt; it refuses cursors once
+/// the attempt has ended.
 struct StepReporting: Sendable {
     /// Makes a cursor durable in the store, then returns.
     var commitCursor: @Sendable (String) async throws -> Void
     /// Records how far the step got: completed, total, message.
     var reportProgress: @Sendable (Int, Int?, String?) async -> Void
+    /// Makes the process group the step's work runs in durable in its in-progress mark, then returns.
+    var recordProcessGroup: @Sendable (Int32) async throws -> Void
     /// Keeps the tail of the step's stderr, stored with a failure or an interruption.
     var recordStderrTail: @Sendable (String) async -> Void
 }

@@ -82,10 +82,13 @@ public struct InProgressStep: Codable, Sendable, Equatable {
     public var progress: StepProgress?
     /// `.revert` when it was the step's revert that was running; nil (forward) otherwise.
     public var direction: StepDirection?
+    /// The process group the step's work runs in, when the step reported one (`exec` does):
+    /// alive after its run is gone, the step still runs (`isRunning(lockHolder:)`).
+    public var processGroup: StepProcessGroup?
 
     public init(
         id: String, run: String, since: Timestamp, attempt: Int, host: String, pid: Int32, cursor: String? = nil,
-        stderr: String? = nil, direction: StepDirection? = nil
+        stderr: String? = nil, direction: StepDirection? = nil, processGroup: StepProcessGroup? = nil
     ) {
         self.id = id
         self.run = run
@@ -96,6 +99,12 @@ public struct InProgressStep: Codable, Sendable, Equatable {
         self.cursor = cursor
         self.stderr = stderr
         self.direction = direction
+        self.processGroup = processGroup
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, run, since, attempt, host, pid, cursor, stderr, progress, direction
+        case processGroup = "process_group"
     }
 }
 

@@ -22,6 +22,11 @@ extension MilepostCommand {
         @Flag(help: "Record the step as completed.") var done = false
         @Flag(help: "Run the step again on the next run.") var retry = false
         @Flag(help: "With --retry: discard the step's cursor, so it starts from the beginning.") var fromStart = false
+        @Option(name: .customLong(OptionNames.lockTimeout), help: """
+            How long to wait for another runner's lock, and for the processes of a step whose runner \
+            was killed.
+            """)
+        var lockTimeout = DurationArgument(.seconds(60))
         @OptionGroup var store: StoreOptions
         @OptionGroup var logging: LoggingOptions
 
@@ -32,7 +37,9 @@ extension MilepostCommand {
 
         func run(in context: CommandContext) async throws {
             try await reportingFailures {
-                let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
+                var options = RunOptions()
+                options.lockTimeout = lockTimeout.duration
+                let runner = Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
                 let state = try await runner.resolve(id, done ? .done : .retry, fromStart: fromStart)
                 let cursor = state.failed?.id == id ? state.failed?.cursor : nil
                 let reverted = done && !state.completed.contains { $0.id == id }

@@ -17,6 +17,7 @@ enum CommandFailure {
             case .unreachable: ExitStatus.storeUnreachable.rawValue
             }
         case let error as UnrecordedStepOutcome: exitCode(for: error.storeError)
+        case is StepStillRunningError: ExitStatus.lockTimeout.rawValue
         case is Runner.MaintenanceError, is OtherApplicationError: ExitStatus.usage.rawValue
         case let error as RevertError:
             switch error {
@@ -41,6 +42,8 @@ enum CommandFailure {
             "`\(hint.milepost("run", "--to", "VERSION"))` moves a store up"
         case StoreError.unreadableState(_, let reason) where !reason.isPermissionDenied && reason != .symbolicLink:
             "restore it from a backup, or move it away and run `\(hint.milepost("baseline", "VERSION"))` to start over"
+        case let error as StepStillRunningError:
+            "wait for it to end (a longer --\(OptionNames.lockTimeout) waits longer), or stop it: `kill -TERM -- -\(error.processGroup)`"
         case let error as UnrecordedStepOutcome:
             switch error.outcome {
             case .succeeded:

@@ -33,7 +33,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .storeUnreachable: "store unreachable"
         case .cannotWrite: "`init`/`new` could not write the manifest, `lock` its lock file"
         case .storeIO: "state or journal I/O error"
-        case .lockTimeout: "lock not acquired in time (`wait`: version not reached in time)"
+        case .lockTimeout: "lock not acquired in time, or a step whose runner was killed still running (`wait`: version not reached in time)"
         }
     }
 

@@ -22,7 +22,13 @@ struct StatusAdvice {
         var sentence: String
         switch verdict {
         case .running:
-            if let step = report.running {
+            let orphaned = report.orphanedPids
+            if let step = report.running, let group = step.processGroup, !orphaned.isEmpty {
+                sentence = "\(step.id) is still running although its run \(step.run) is gone (killed?): process group \(group.id) "
+                    + "on \(group.host), pid\(orphaned.count == 1 ? "" : "s") \(orphaned.map(String.init).joined(separator: ", ")); "
+                    + "runs, reverts and resolve wait for it (--\(OptionNames.lockTimeout)) and refuse (exit \(ExitStatus.lockTimeout.rawValue)) while it runs"
+                next.append("wait for it to end, or stop it: `kill -TERM -- -\(group.id)`")
+            } else if let step = report.running {
                 sentence = "a run is in progress: \(step.id) (attempt \(step.attempt)) in pid \(step.pid) on \(step.host)"
                 next.append("wait for it; `\(hint.milepost("history", "--run", step.run))` shows what it did so far")
             } else {

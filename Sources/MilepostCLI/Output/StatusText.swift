@@ -51,6 +51,11 @@ enum StatusText {
         if let step = report.running ?? report.interrupted {
             field(report.running == nil ? "interrupted" : "running",
                   "\(step.id), attempt \(step.attempt), since \(when(step.since)), pid \(step.pid) on \(step.host), run \(step.run)")
+            let orphaned = report.orphanedPids
+            if let group = step.processGroup, !orphaned.isEmpty {
+                field("processes", "group \(group.id): pid\(orphaned.count == 1 ? "" : "s") \(orphaned.map(String.init).joined(separator: ", ")) "
+                    + "still running; their runner, pid \(step.pid), is gone")
+            }
             if let progress = step.progress {
                 field("progress", ProgressText.summary(progress))
                 field("heartbeat", when(progress.at))

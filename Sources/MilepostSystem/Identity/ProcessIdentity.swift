@@ -11,6 +11,30 @@ package enum ProcessIdentity {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
 
+    /// This boot of the machine (`/proc/sys/kernel/random/boot_id`, new at each boot); "unknown"
+    /// when it cannot be read. A pid names the same process only within one boot.
+    package static let bootID: String = firstLine(of: "/proc/sys/kernel/random/boot_id") ?? "unknown"
+
+    /// The pid namespace this process sees pids in (`/proc/self/ns/pid`, e.g. `pid:[4026531836]`);
+    /// "unknown" when it cannot be read. Two containers may share a host name and a boot, never this.
+    package static let pidNamespace: String = {
+        var buffer = [CChar](repeating: 0, count: 128)
+        let count = readlink("/proc/self/ns/pid", &buffer, buffer.count - 1)
+        guard count > 0 else { return "unknown" }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
+
+    private static func firstLine(of path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let line = String(decoding: buffer[..<count].prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        return line.isEmpty ? nil : line
+    }
+
     /// This process as `pid@host`, e.g. `4242@web-1`.
     package static var text: String { "\(pid)@\(host)" }
 

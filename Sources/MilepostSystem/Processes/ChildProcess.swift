@@ -38,10 +38,17 @@ package struct ChildProcess {
     /// stderr's tail however the child ends, cancelled included.
     /// Every value of `secrets` in its output (and so in the tail) is replaced by `***`; with secrets,
     /// the child's stdout always goes through us.
-    /// - throws: `SpawnError` when the child cannot be started, `CancellationError` when cancelled.
+    ///
+    /// The child leads a process group of its own (its pid is the group id) and dies with the
+    /// thread that watches it, and so with Milepost (`Spawn.deathSignal`). With `onSpawn`, it runs
+    /// nothing before `onSpawn` has returned its pid (e.g. recorded it durably); when `onSpawn`
+    /// throws, the child exits unrun and this throws that error.
+    /// - throws: `SpawnError` when the child cannot be started, `SystemThread.Refused` when a
+    ///   thread to watch it cannot, `CancellationError` when cancelled.
     package static func run(
         _ arguments: [String], environment: [String: String], directory: String,
-        killGrace: StopGrace, stderrTailBytes: Int = 4096, secrets: [String] = [], control: ChildControl? = nil
+        killGrace: StopGrace, stderrTailBytes: Int = 4096, secrets: [String] = [], control: ChildControl? = nil,
+        onSpawn: (@Sendable (Int32) async throws -> Void)? = nil
     ) async throws -> Result {
         let redactor = Redactor(secrets)
         try Task.checkCancellation()
@@ -67,6 +74,18 @@ package struct ChildProcess {
             try? controlPipe?.writeEnd.close()
             throw error
         }
+        let watch = ChildWatch(
+            stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes, redactor: redactor,
+            control: control.flatMap { control in controlPipe.map { (control, $0.readEnd) } })
+        let gate: Spawn.Gate
+        do {
+            gate = try Spawn.Gate(program: program, directory: directory)
+        } catch {
+            for end in [stderr.readEnd, stderr.writeEnd] + [stdout?.readEnd, stdout?.writeEnd, controlPipe?.readEnd, controlPipe?.writeEnd].compactMap({ $0 }) {
+                try? end.close()
+            }
+            throw error
+        }
         let pid: pid_t
         do {
             defer {
@@ -74,18 +93,22 @@ package struct ChildProcess {
                 try? stdout?.writeEnd.close()
                 try? controlPipe?.writeEnd.close()
             }
-            pid = try Spawn.launch(
-                arguments, environment: environment, directory: directory, stdout: stdout?.writeEnd,
-                stderr: stderr.writeEnd, control: controlPipe?.writeEnd)
+            pid = try watch.start(gate: gate) {
+                try Spawn.launch(
+                    arguments, environment: environment, directory: directory, stdout: stdout?.writeEnd,
+                    stderr: stderr.writeEnd, control: controlPipe?.writeEnd, gate: gate)
+            }
         } catch {
-            try? stderr.readEnd.close()
-            try? stdout?.readEnd.close()
-            try? controlPipe?.readEnd.close()
+            gate.discard()
             throw error
         }
-        let watch = ChildWatch(
-            pid: pid, stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes, redactor: redactor,
-            control: control.flatMap { control in controlPipe.map { (control, $0.readEnd) } })
+        do {
+            try await onSpawn?(pid)
+        } catch {
+            gate.close()  // It exits without running anything; the watch reaps it.
+            throw error
+        }
+        gate.open()
         return try await withTaskCancellationHandler {
             try await watch.result()
         } onCancel: {

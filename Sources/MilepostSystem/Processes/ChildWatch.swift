@@ -4,8 +4,10 @@ import Glibc
 import Synchronization
 import SystemPackage
 
-/// Watches a spawned child from two dedicated threads, so the cooperative pool never blocks:
-/// one copies the child's stderr to ours and keeps its tail, the other reaps the child.
+/// Watches a spawned child from dedicated threads (`SystemThread`), so the cooperative pool never
+/// blocks: one copies the child's stderr to ours and keeps its tail (one its stdout, one its
+/// control lines, when it has them), and one spawns the child and reaps it. The child gets SIGKILL
+/// when the thread that spawned it ends (`Spawn.deathSignal`), so that thread lives until it is reaped.
 ///
 /// The child's process group is signalled only while the leader is unreaped: the zombie keeps
 /// its pid, and so the group id, from being recycled.
@@ -21,9 +23,10 @@ final class ChildWatch: Sendable {
         var reaped = false
         /// Set by `cancel`: when the group gets SIGKILL if the leader is still unreaped.
         var killDeadline: DispatchTime?
+        /// The leader, once spawned.
+        var pid: pid_t?
     }
 
-    private let pid: pid_t
     private let tailLimit: Int
     /// Masks secrets in what is copied and in the tail.
     private let redactor: Redactor
@@ -33,28 +36,59 @@ final class ChildWatch: Sendable {
     private let outputs: Int
     private let control: ChildControl?
 
-    /// Starts watching `pid`, reading its stderr from `stderr` and, when given, its stdout from
+    /// Prepares to watch a child whose stderr is read from `stderr` and, when given, its stdout from
     /// `stdout` (the watch closes both); both are copied to our stderr with `redactor`'s secrets
-    /// masked, the stderr's tail kept.
-    /// With `control`, its lines are read from `controlInput` (closed at its end too).
+    /// masked, the stderr's tail kept. With `control`, its lines are read from `controlInput`
+    /// (closed at its end too). `start` starts the child.
     init(
-        pid: pid_t, stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int, redactor: Redactor,
+        stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int, redactor: Redactor,
         control: (ChildControl, input: FileDescriptor)? = nil
     ) {
-        self.pid = pid
         self.tailLimit = max(0, tailLimit)
         self.redactor = redactor
         self.outputs = (stdout == nil ? 1 : 2) + (control == nil ? 0 : 1)
         self.control = control?.0
-        Thread { self.copyOutput(from: stderr, keepingTail: true) }.start()
-        if let stdout { Thread { self.copyOutput(from: stdout, keepingTail: false) }.start() }
+        typealias Reader = (FileDescriptor, @Sendable (ChildWatch) -> Void)
+        var readers: [Reader] = [(stderr, { watch in watch.copyOutput(from: stderr, keepingTail: true) })]
+        if let stdout { readers.append((stdout, { watch in watch.copyOutput(from: stdout, keepingTail: false) })) }
         if let (control, input) = control {
-            Thread {
+            readers.append((input, { watch in
                 control.readLines(from: input)
-                self.endOfOutput.signal()
-            }.start()
+                watch.endOfOutput.signal()
+            }))
         }
-        Thread { self.reap() }.start()
+        self.readers = readers
+    }
+
+    /// Each output descriptor, with what its thread does (and closes it at its end).
+    private let readers: [(FileDescriptor, @Sendable (ChildWatch) -> Void)]
+
+    /// Starts the output threads, then a thread that calls `launch` and, once it returned a pid,
+    /// reaps that child; returns the pid. `gate` is the child's (`Spawn.Gate`): why it could not run
+    /// its program is read from it once it exited.
+    /// The watch owns the output descriptors from now on, whether this throws or not.
+    /// - throws: `SystemThread.Refused` when a thread cannot be started (nothing was spawned then),
+    ///   or what `launch` threw.
+    func start(gate: Spawn.Gate, _ launch: @escaping @Sendable () throws -> pid_t) throws -> pid_t {
+        for (index, (_, read)) in readers.enumerated() {
+            do {
+                try SystemThread.start { read(self) }
+            } catch {
+                for (descriptor, _) in readers[index...] { try? descriptor.close() }
+                throw error
+            }
+        }
+        let launched = Mutex<Result<pid_t, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        try SystemThread.start {
+            let result = Result { try launch() }
+            launched.withLock { $0 = result }
+            if case .success(let pid) = result { self.state.withLock { $0.pid = pid } }
+            done.signal()
+            if case .success = result { self.reap(gate: gate) }
+        }
+        done.wait()
+        return try launched.withLock { $0! }.get()
     }
 
     /// Waits for the child (call once); throws `CancellationError` if `cancel` came first.
@@ -84,7 +118,7 @@ final class ChildWatch: Sendable {
 
     private func signalGroup(_ signal: Int32) {
         state.withLock { state in
-            if !state.reaped { _ = kill(-pid, signal) }
+            if !state.reaped, let pid = state.pid { _ = kill(-pid, signal) }
         }
     }
 
@@ -116,8 +150,10 @@ final class ChildWatch: Sendable {
         endOfOutput.signal()
     }
 
-    private func reap() {
-        _ = wait(WNOWAIT)  // The leader has exited; as a zombie it still holds its pid.
+    private func reap(gate: Spawn.Gate) {
+        guard let pid = state.withLock({ $0.pid }) else { return }
+        _ = wait(pid, WNOWAIT)  // The leader has exited; as a zombie it still holds its pid.
+        let spawnFailure = gate.failure()
         let killDeadline = state.withLock { $0.killDeadline }
         let outputDeadline = killDeadline ?? Self.deadline(after: Self.outputGrace)
         let outputEnded = (0..<outputs).allSatisfy { _ in endOfOutput.wait(timeout: outputDeadline) == .success }
@@ -125,13 +161,13 @@ final class ChildWatch: Sendable {
             signalGroup(SIGKILL)  // Cancelled, and the rest of the group outlived the grace.
         }
         let (continuation, outcome, tail) = state.withLock { state in
-            let termination = wait(0)
+            let termination = wait(pid, 0)
             state.reaped = true
             let tail = Self.text(state.tail)
             let outcome: Result<ChildProcess.Result, any Error> =
-                state.killDeadline != nil
-                ? .failure(CancellationError())
-                : .success(ChildProcess.Result(termination: termination, stderrTail: tail))
+                if state.killDeadline != nil { .failure(CancellationError()) }
+                else if let spawnFailure { .failure(spawnFailure) }
+                else { .success(ChildProcess.Result(termination: termination, stderrTail: tail)) }
             defer { state.continuation = nil }
             state.outcome = outcome
             return (state.continuation, outcome, tail)
@@ -140,9 +176,9 @@ final class ChildWatch: Sendable {
         continuation?.resume(with: outcome)
     }
 
-    /// `waitid` for the leader's exit, with extra `options`; `.exited(-1)` if its status is
+    /// `waitid` for the exit of the leader `pid`, with extra `options`; `.exited(-1)` if its status is
     /// lost (SIGCHLD ignored, so the kernel reaped it).
-    private func wait(_ options: Int32) -> ChildProcess.Termination {
+    private func wait(_ pid: pid_t, _ options: Int32) -> ChildProcess.Termination {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | options) != 0 {
             guard errno == EINTR else { return .exited(-1) }

@@ -1,11 +1,25 @@
-package import Glibc
+import CMilepostSpawn
+import Glibc
 package import SystemPackage
 
-/// `posix_spawn` of a child that leads its own process group, with stdin from /dev/null,
-/// stdout onto our stderr (or a descriptor of ours) and stderr onto a descriptor of ours, and no
-/// other descriptor: those Milepost inherited without close-on-exec are closed in the child.
+/// Starts a child that leads its own process group, with stdin from /dev/null, stdout onto our
+/// stderr (or a descriptor of ours) and stderr onto a descriptor of ours, and no other descriptor:
+/// those Milepost inherited without close-on-exec are closed in the child.
+///
+/// The child is forked (`milepost_spawn`, C: `posix_spawn` cannot set what follows) so that it
+/// gets `PR_SET_PDEATHSIG` = SIGKILL: it dies with the thread that spawned it, and so with
+/// Milepost, even under `kill -9`. It then waits at a gate until `Spawn.Gate.open()`, so that its
+/// process group can be recorded before the program runs.
 package enum Spawn {
+    /// The signal a child gets when the thread that spawned it ends (Milepost killed included).
+    package static let deathSignal = SIGKILL
+
     /// Starts `arguments[0]` and returns its pid, which is also its process group id.
+    ///
+    /// With a `gate`, the child is held at it until it is opened, and gets SIGKILL when the calling
+    /// thread ends: call it from a thread that lives until the child is reaped. That the program
+    /// cannot be executed shows once it has exited: `Gate.failure()`. Without one, the child runs at
+    /// once, outlives the calling thread, and this returns once it executes its program.
     ///
     /// A program name without a slash is searched in the PATH of `environment` (ours when it has
     /// none) as `execvp` does: entries that lack it or cannot execute it are skipped.
@@ -14,77 +28,141 @@ package enum Spawn {
     /// - throws: `ChildProcess.SpawnError`.
     package static func launch(
         _ arguments: [String], environment: [String: String], directory: String,
-        stdout: FileDescriptor? = nil, stderr: FileDescriptor, control: FileDescriptor? = nil
-    ) throws -> pid_t {
+        stdout: FileDescriptor? = nil, stderr: FileDescriptor, control: FileDescriptor? = nil, gate: Gate? = nil
+    ) throws -> Int32 {
         let program = arguments.first ?? ""
         guard !program.isEmpty else { throw ChildProcess.SpawnError.program(program, errno: .noSuchFileOrDirectory) }
         try checkDirectory(directory)
+        guard let gate else {
+            let gate = try Gate(program: program, directory: directory)
+            let pid: Int32
+            do {
+                pid = try launch(
+                    arguments, environment: environment, directory: directory, stdout: stdout, stderr: stderr,
+                    control: control, gate: gate, deathSignal: 0)
+            } catch {
+                gate.discard()
+                throw error
+            }
+            gate.open()
+            if let failure = gate.failureOnceExecuted() {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                throw failure
+            }
+            return pid
+        }
+        return try launch(
+            arguments, environment: environment, directory: directory, stdout: stdout, stderr: stderr, control: control,
+            gate: gate, deathSignal: deathSignal)
+    }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var actionResults = [
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
-            posix_spawn_file_actions_adddup2(&actions, (stdout ?? .standardError).rawValue, 1),
-            posix_spawn_file_actions_adddup2(&actions, stderr.rawValue, 2),
-            PathText.filePath(directory).withPlatformString { GNULibC.posixSpawnFileActionsAddChdir(&actions, $0) },
-        ]
-        if let control {
-            actionResults.append(posix_spawn_file_actions_adddup2(&actions, control.rawValue, ChildControl.descriptor))
-        }
-        // Descriptors Milepost inherited without close-on-exec (a supervisor's pipe, a socket)
-        // would otherwise outlive Milepost in the step, and keep a pipe open after a kill -9.
-        if let closeFrom = GNULibC.posixSpawnFileActionsAddCloseFrom {
-            actionResults.append(closeFrom(&actions, control == nil ? 3 : ChildControl.descriptor + 1))
-        }
-        if let failure = actionResults.first(where: { $0 != 0 }) {
-            throw ChildProcess.SpawnError.program(program, errno: Errno(rawValue: failure))
-        }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The parent may block or ignore these (see `SignalTrap`, `ProcessStart`); the child starts
-        // afresh. SIGHUP keeps what Milepost inherited: ignored under `nohup`, ignored in the step too.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaultSignals = sigset_t()
-        sigemptyset(&defaultSignals)
-        for signal in [SIGINT, SIGTERM, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaultSignals, signal) }
-        let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
-        let attributeResults = [
-            posix_spawnattr_setpgroup(&attributes, 0),
-            posix_spawnattr_setsigmask(&attributes, &noSignals),
-            posix_spawnattr_setsigdefault(&attributes, &defaultSignals),
-            posix_spawnattr_setflags(&attributes, Int16(flags)),
-        ]
-        if let failure = attributeResults.first(where: { $0 != 0 }) {
-            throw ChildProcess.SpawnError.program(program, errno: Errno(rawValue: failure))
-        }
-
+    private static func launch(
+        _ arguments: [String], environment: [String: String], directory: String,
+        stdout: FileDescriptor?, stderr: FileDescriptor, control: FileDescriptor?, gate: Gate, deathSignal: Int32
+    ) throws -> Int32 {
+        let program = arguments.first ?? ""
+        let paths = candidates(for: program, searchPath: environment["PATH"]).map { strdup($0) }
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        let chdirPath = PathText.filePath(directory).withPlatformString { strdup($0) }
+        defer { (paths + argv + envp + [chdirPath]).forEach { free($0) } }
 
-        var denied = false
-        for path in candidates(for: program, searchPath: environment["PATH"]) {
-            var pid: pid_t = 0
-            let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-            switch result {
-            case 0: return pid
-            case ENOENT, ENOTDIR: continue
-            case EACCES: denied = true
-            default: throw ChildProcess.SpawnError.program(program, errno: Errno(rawValue: result))
+        let pid = paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { paths in
+            argv.withUnsafeBufferPointer { argv in
+                envp.withUnsafeBufferPointer { envp in
+                    var request = milepost_spawn_request(
+                        paths: paths.baseAddress, path_count: Int32(paths.count), argv: argv.baseAddress,
+                        envp: envp.baseAddress, directory: chdirPath, stdout_fd: (stdout ?? .standardError).rawValue,
+                        stderr_fd: stderr.rawValue, control_fd: control?.rawValue ?? -1, gate_fd: gate.childEnd.rawValue,
+                        report_fd: gate.reportWriteEnd.rawValue, death_signal: deathSignal)
+                    return milepost_spawn(&request)
+                }
             }
         }
-        throw ChildProcess.SpawnError.program(program, errno: denied ? .permissionDenied : .noSuchFileOrDirectory)
+        guard pid > 0 else { throw ChildProcess.SpawnError.program(program, errno: Errno(rawValue: errno)) }
+        gate.spawned()
+        return pid
+    }
+
+    /// Holds a spawned child before it executes its program, and carries back why it could not.
+    package final class Gate: Sendable {
+        let program: String
+        let directory: String
+        /// The child reads one byte from it to go on; at its end it exits with status 127.
+        let childEnd: FileDescriptor
+        private let parentEnd: FileDescriptor
+        /// The child writes a `milepost_spawn_report` to it when it cannot run the program.
+        let reportWriteEnd: FileDescriptor
+        private let reportReadEnd: FileDescriptor
+
+        /// Both pipes close on exec; the report's read end does not block.
+        /// - throws: `ChildProcess.SpawnError` naming `program`.
+        package init(program: String, directory: String) throws {
+            self.program = program
+            self.directory = directory
+            let gate = try Spawn.pipe(for: program)
+            let report: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+            do {
+                report = try Spawn.pipe(for: program, options: [.closeOnExec, .nonBlocking])
+            } catch {
+                try? gate.readEnd.close()
+                try? gate.writeEnd.close()
+                throw error
+            }
+            (childEnd, parentEnd, reportReadEnd, reportWriteEnd) = (gate.readEnd, gate.writeEnd, report.readEnd, report.writeEnd)
+        }
+
+        /// The child has its copies: ours of the ends it uses are closed.
+        fileprivate func spawned() {
+            try? childEnd.close()
+            try? reportWriteEnd.close()
+        }
+
+        /// Lets the child execute its program. Call once, or `close` instead.
+        package func open() {
+            _ = try? parentEnd.writeAll([UInt8(1)])
+            try? parentEnd.close()
+        }
+
+        /// Gives up on the child before it ran anything: it exits with status 127.
+        package func close() {
+            try? parentEnd.close()
+        }
+
+        /// Once the child has exited: why it could not execute the program, if it could not.
+        /// Closes the report pipe (call once).
+        package func failure() -> ChildProcess.SpawnError? {
+            defer { try? reportReadEnd.close() }
+            var report = milepost_spawn_report()
+            let count = withUnsafeMutableBytes(of: &report) { (try? reportReadEnd.read(into: $0)) ?? 0 }
+            guard count == MemoryLayout<milepost_spawn_report>.size else { return nil }
+            let code = Errno(rawValue: report.error)
+            return Int(report.stage) == MILEPOST_SPAWN_STAGE_DIRECTORY
+                ? .directory(directory, errno: code) : .program(program, errno: code)
+        }
+
+        /// Waits until the child has executed its program or failed to: why it could not, if it
+        /// could not. Closes the report pipe.
+        fileprivate func failureOnceExecuted() -> ChildProcess.SpawnError? {
+            var poll = pollfd(fd: reportReadEnd.rawValue, events: Int16(POLLIN), revents: 0)
+            while Glibc.poll(&poll, 1, -1) < 0 && errno == EINTR {}
+            return failure()
+        }
+
+        /// When the spawn itself failed: every end is closed.
+        package func discard() {
+            for end in [childEnd, parentEnd, reportWriteEnd, reportReadEnd] { try? end.close() }
+        }
     }
 
     /// A pipe for the child's stderr or stdout: both ends close on exec, so no other child inherits them.
     /// - throws: `ChildProcess.SpawnError` naming `program`.
-    package static func pipe(for program: String) throws -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
+    package static func pipe(
+        for program: String, options: FileDescriptor.PipeOptions = .closeOnExec
+    ) throws -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
         do throws(Errno) {
-            return try FileDescriptor.pipe(options: .closeOnExec)
+            return try FileDescriptor.pipe(options: options)
         } catch {
             throw ChildProcess.SpawnError.program(program, errno: error)
         }
@@ -100,7 +178,7 @@ package enum Spawn {
         }
     }
 
-    /// Tells a bad working directory apart from a missing program, which `posix_spawn`
+    /// Tells a bad working directory apart from a missing program, which `execve`
     /// reports with the same errno.
     private static func checkDirectory(_ directory: String) throws {
         let status: Stat

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Synchronization
 package import SystemPackage
@@ -20,7 +19,8 @@ package final class SignalTrap: Sendable {
     private let installed = Mutex(true)
 
     /// Installs `callback` for `signals`.
-    /// - throws: `SignalTrap.SetupError` if the relay pipe cannot be created (too many open files).
+    /// - throws: `SignalTrap.SetupError` if the relay pipe (too many open files) or its thread (a
+    ///   thread limit) cannot be created.
     package init(_ signals: [Int32] = [SIGINT, SIGTERM], callback: @escaping @Sendable (Int32) -> Void) throws {
         self.signals = signals
         try registry.withLock { registry in
@@ -64,7 +64,7 @@ package final class SignalTrap: Sendable {
         128 + signal
     }
 
-    /// The relay pipe could not be created; `errno` says why.
+    /// The relay pipe or its thread could not be created; `errno` says why.
     package struct SetupError: Error, CustomStringConvertible {
         package var errno: Errno
         package var description: String { "cannot trap signals: \(errno)" }
@@ -81,7 +81,7 @@ package final class SignalTrap: Sendable {
         }
         let readEnd = pipe.readEnd.rawValue
         _ = fcntl(readEnd, F_SETFL, 0)  // The thread blocks on reads; the handler must never block on writes.
-        Thread {
+        let relay: @Sendable () -> Void = {
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)
@@ -92,7 +92,14 @@ package final class SignalTrap: Sendable {
                     return
                 }
             }
-        }.start()
+        }
+        do throws(SystemThread.Refused) {
+            try SystemThread.start(relay)
+        } catch {
+            try? pipe.readEnd.close()
+            try? pipe.writeEnd.close()
+            throw SetupError(errno: error.errno)
+        }
         return pipe.writeEnd.rawValue
     }
 }

@@ -1,0 +1,47 @@
+import MilepostSystem
+
+/// The process group a step's work runs in (`exec`'s child leads one), and the machine it runs on:
+/// kept in the step's in-progress mark so that, when its runner is killed and the group lives on,
+/// the next run on that machine sees it alive and waits for it instead of starting a second copy.
+public struct StepProcessGroup: Codable, Sendable, Equatable {
+    /// The group id: the pid of the process that leads it.
+    public var id: Int32
+    /// The host name of the machine (`gethostname`).
+    public var host: String
+    /// The machine's boot (`/proc/sys/kernel/random/boot_id`): after a reboot the group is gone.
+    public var bootID: String
+    /// The pid namespace the id is a pid in (`/proc/self/ns/pid`): containers sharing a host name
+    /// and a kernel have different ones.
+    public var pidNamespace: String
+
+    public init(id: Int32, host: String, bootID: String, pidNamespace: String) {
+        self.id = id
+        self.host = host
+        self.bootID = bootID
+        self.pidNamespace = pidNamespace
+    }
+
+    /// Group `id` as this process sees it: this host, boot and pid namespace.
+    public static func here(_ id: Int32) -> StepProcessGroup {
+        StepProcessGroup(
+            id: id, host: ProcessIdentity.host, bootID: ProcessIdentity.bootID, pidNamespace: ProcessIdentity.pidNamespace)
+    }
+
+    /// True when the group was recorded on this machine, in this boot and pid namespace: only then
+    /// can this process see whether it is alive.
+    public var isHere: Bool {
+        host == ProcessIdentity.host && bootID == ProcessIdentity.bootID && pidNamespace == ProcessIdentity.pidNamespace
+    }
+
+    /// The pids of the group's processes that are still alive, when it is here (`isHere`); empty
+    /// when none is left, and when this process cannot tell (another machine, boot or namespace).
+    public func livePids() -> [Int32] {
+        isHere ? ProcessGroupScan.members(of: id) : []
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, host
+        case bootID = "boot_id"
+        case pidNamespace = "pid_namespace"
+    }
+}
