@@ -101,12 +101,16 @@ struct FleetLeaseTests {
     func aHolderFrozenInsideItsTransactionHoldsTheNextRunnerForNoLongerThanTheLease(route: Route) async throws {
         let direct = try await TestServer.freshDatabase()
         let url = route.url(direct)
-        try await TestServer.admin("CREATE TABLE counter (n int); INSERT INTO counter VALUES (0)", url: direct)
+        // The step sleeps 5 s in its transaction while `slow` says so: long enough to freeze its
+        // runner there whatever the load, and not again for the runner that takes over.
+        try await TestServer.admin(
+            "CREATE TABLE counter (n int); INSERT INTO counter VALUES (0); CREATE TABLE slow (yes bool); INSERT INTO slow VALUES (true)",
+            url: direct)
         let directory = try TestDirectory()
         try directory.write("""
             migrations:
               "1.0":
-                - {name: sql, id: count, with: {sql: "UPDATE counter SET n = n + 1; SELECT pg_sleep(1.5)"}}
+                - {name: sql, id: count, with: {sql: "UPDATE counter SET n = n + 1; SELECT pg_sleep(CASE WHEN yes THEN 5 ELSE 0 END) FROM slow"}}
             """, to: "milepost.yaml")
         let frozen = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
         let sleeping = """
@@ -119,6 +123,8 @@ struct FleetLeaseTests {
         }
         kill(frozen.pid, SIGSTOP)
         defer { kill(frozen.pid, SIGCONT) }
+        try #require(try await TestServer.admin(sleeping, url: direct) == [["1"]], "the runner was not frozen inside its step")
+        try await TestServer.admin("UPDATE slow SET yes = false", url: direct)
 
         let next = try MilepostProcess(["run", "--store", url, "--to", "1.0", "--lock-timeout", "30s"], in: directory.path)
         // Guards the test against a runner that waits for as long as the holder stays frozen.
