@@ -30,6 +30,9 @@ struct GoldenNormalizer {
         text = text.replacing(#/\b(\d+ h \d\d min|\d+ min \d\d s|\d+\.\d s|\d+ ms)\b/#, with: "<duration>")
         text = text.replacing(#/"duration_ms" : \d+/#, with: #""duration_ms" : <ms>"#)
         text = text.replacing(#/"milepost" : \{[^}]*\}/#, with: #""milepost" : <release>"#)
+        // A step's process group: the machine's boot and pid namespace, and the group (a pid).
+        text = text.replacing(#/"boot_id" : "[^"]*"/#, with: #""boot_id" : "<boot>""#)
+        text = text.replacing(#/"pid_namespace" : "[^"]*"/#, with: #""pid_namespace" : "<pid-namespace>""#)
         var runs = self.runs
         text = text.replacing(#/\b[0-9a-f]{12}\b/#) { match in
             let id = String(match.output)
@@ -38,7 +41,7 @@ struct GoldenNormalizer {
         }
         self.runs = runs
         var pids = self.pids
-        text = text.replacing(#/(pid |"pid" : )(\d+)/#) { match in
+        text = text.replacing(#/(pid |"pid" : |"process_group" : \{\s*"boot_id" : "<boot>",\s*"host" : "[^"]*",\s*"id" : )(\d+)/#) { match in
             let pid = String(match.output.2)
             if pids[pid] == nil { pids[pid] = "<pid-\(pids.count + 1)>" }
             return match.output.1 + pids[pid]!

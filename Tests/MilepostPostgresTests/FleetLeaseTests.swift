@@ -72,8 +72,11 @@ struct FleetLeaseTests {
         let directory = try TestDirectory()
         try directory.write("migrations:\n  \"1.0\":\n    - \(Self.firstTimeSleeper)\n", to: "milepost.yaml")
         let frozen = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
-        _ = try await directory.waitFor("step.pid")
+        let stepPID = try await directory.waitFor("step.pid")
         kill(frozen.pid, SIGSTOP)
+        // Its step dies meanwhile: while it lived, a runner on this host would wait for it rather than
+        // start a second copy (ReliabilityKillTests); on another host the lease alone lets it in.
+        kill(Int32(stepPID.dropLast()) ?? 0, SIGKILL)
         let frozenRun = try await TestServer.admin("SELECT in_progress->>'run' FROM \(schema(direct)).state", url: direct)[0][0]
 
         let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "30s"], in: directory.path)
