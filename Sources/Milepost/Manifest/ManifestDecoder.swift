@@ -166,6 +166,10 @@ struct ManifestDecoder {
                 notes: error.notes))
             return nil
         }
+        for warning in (parameters as? any ParameterWarnings)?.warnings ?? [] {
+            diagnostics.append(Diagnostic(
+                .warning, "step '\(name)': \(warning)", file: file, at: fields.with?.location ?? nameLocation))
+        }
         guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
         let unsetVariables = uses.uses(since: mark).compactMap { use -> Diagnostic? in
             guard case .unset(let message) = use.outcome else { return nil }
