@@ -1,10 +1,10 @@
 import Milepost
 
-/// The lock row (`lease` table) as read: which kind of lock holds the store, and for a lease,
-/// whether it is still live. Written by `AdvisoryLock` and `LeaseLock`.
+/// The lock row (`lease` table) as read: who holds the store's lock while its expiry lasts.
+/// Written by `AdvisoryLock` and `LeaseLock`.
 struct LockRow: Sendable {
-    /// The holder of a live lease.
-    var leaseHolder: LockHolder?
+    /// The holder named by the row while its expiry lasts (a lease, or a session lock's hold).
+    var liveHolder: LockHolder?
     /// The run named in the row (nil when free), live or not.
     var run: String?
 
@@ -13,13 +13,13 @@ struct LockRow: Sendable {
     static func read(_ schema: PostgresSchema, on session: PostgresSession) async throws -> LockRow? {
         let sql = "SELECT kind, pid, host, since, run, expires_at > now() FROM \(schema.lease)"
         guard let row = try await session.queryIfCreated(sql)?.first else { return nil }
-        guard row[0] == "lease", row[5] == "t" else { return LockRow(leaseHolder: nil, run: row[4]) }
+        guard row[0] != nil, row[5] == "t" else { return LockRow(liveHolder: nil, run: row[4]) }
         guard let since = row[3].flatMap(Timestamp.init) else {
             throw StoreError.io(
                 location: session.location, reason: .malformed("the lease's `since` is not a timestamp: \(row[3] ?? "null")"))
         }
         let holder = LockHolder(pid: Int32(row[1] ?? "") ?? 0, host: row[2] ?? "?", since: since, run: row[4] ?? "?")
-        return LockRow(leaseHolder: holder, run: row[4])
+        return LockRow(liveHolder: holder, run: row[4])
     }
 
     /// Puts the lock row back when it was deleted by hand (`DELETE FROM milepost.lease`, the way
