@@ -115,11 +115,16 @@ struct FleetLeaseTests {
         let frozen = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
         let sleeping = """
             SELECT count(*) FROM pg_stat_activity
-            WHERE pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'UPDATE counter%'
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'UPDATE counter%'
             """
         let deadline = ContinuousClock.now + .seconds(60)
-        while try await TestServer.admin(sleeping, url: direct) != [["1"]], ContinuousClock.now < deadline {
+        while try await TestServer.admin(sleeping, url: direct) != [["1"]], ContinuousClock.now < deadline, frozen.process.isRunning {
             try await Task.sleep(for: .milliseconds(20))
+        }
+        if !frozen.process.isRunning {
+            let ended = try frozen.wait()
+            Issue.record("the runner ended before its step (\(ended.status)): \(ended.stderr)")
+            return
         }
         kill(frozen.pid, SIGSTOP)
         defer { kill(frozen.pid, SIGCONT) }
