@@ -39,7 +39,7 @@ struct AdvisoryLock: RenewableLock {
     func acquire(on session: PostgresSession, timeout: Duration, holder: LockHolder) async throws -> Int64 {
         try await LockRow.recreate(schema, on: session)
         let generation = try await LockPolling.poll(timeout: timeout) { () async throws -> Int64? in
-            guard try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0][0] == "t" else { return nil }
+            guard try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0].isTrue(0) else { return nil }
             if let generation = try await claim(on: session, holder: holder) { return generation }
             await release(on: session)
             return nil
@@ -69,7 +69,7 @@ struct AdvisoryLock: RenewableLock {
             """
         let row = try await session.query(
             sql, keys + [holder.run, String(holder.pid), holder.host, holder.since.text, StateQueries.json(holder), interval])[0]
-        guard row[0] == "t" else {
+        guard row.isTrue(0) else {
             throw StoreError.io(
                 location: session.location,
                 reason: .other("the advisory lock is not held by the session that took it: a transaction-pooling "
@@ -77,7 +77,7 @@ struct AdvisoryLock: RenewableLock {
                     + "through it; use the lease lock (remove milepost_lock=session from the URL, or set "
                     + "milepost_lock=lease)"))
         }
-        return row[1].flatMap { Int64($0) }
+        return row.int64(1)
     }
 
     /// Pushes the hold forward while this session holds the lock for `run`. On a `fresh` session
@@ -97,7 +97,7 @@ struct AdvisoryLock: RenewableLock {
                 """
             return try await !session.query(sql, [run, interval]).isEmpty
         }
-        guard try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0][0] == "t" else {
+        guard try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0].isTrue(0) else {
             throw StoreError.io(location: session.location, reason: "the advisory lock is busy")
         }
         let sql = """
@@ -112,7 +112,7 @@ struct AdvisoryLock: RenewableLock {
             )
             SELECT EXISTS (SELECT 1 FROM claimed)
             """
-        if try await session.query(sql, keys + [run, interval])[0][0] == "t" { return true }
+        if try await session.query(sql, keys + [run, interval])[0].isTrue(0) { return true }
         await release(on: session)
         return false
     }
@@ -143,16 +143,16 @@ struct AdvisoryLock: RenewableLock {
             WHERE a.pid IN (\(heldLocks))
             """
         guard let row = try await session.queryIfCreated(sql, keys)?.first else { return nil }
-        if let recorded = row[4], let holder = try? JSONDecoder().decode(LockHolder.self, from: Data(recorded.utf8)) {
+        if let recorded = row.text(4), let holder = try? JSONDecoder().decode(LockHolder.self, from: Data(recorded.utf8)) {
             return holder
         }
-        let backend = Int32(row[0] ?? "") ?? 0
-        let named = parseApplicationName(row[1] ?? "")
-        guard let started = row[3].flatMap({ Int64($0) }) else {
+        let backend = row.int32(0) ?? 0
+        let named = parseApplicationName(row.text(1) ?? "")
+        guard let started = row.int64(3) else {
             throw StoreError.io(location: session.location, reason: .malformed("no start time for PostgreSQL backend \(backend)"))
         }
         return LockHolder(
-            pid: named?.pid ?? backend, host: named?.host ?? (row[2] ?? "?"), since: Timestamp(millisecondsSince1970: started),
+            pid: named?.pid ?? backend, host: named?.host ?? (row.text(2) ?? "?"), since: Timestamp(millisecondsSince1970: started),
             run: "unknown (PostgreSQL backend \(backend))")
     }
 

@@ -70,7 +70,7 @@ struct LeaseLock: RenewableLock {
             holder.run, String(holder.pid), holder.host, holder.since.text, interval, StateQueries.json(holder),
             Timestamp.now().text,
         ]
-        return try await session.query(sql, parameters).first?[0].flatMap { Int64($0) }
+        return try await session.query(sql, parameters).first?.int64(0)
     }
 
     /// Pushes the expiry `duration` past the server's now, if `run` still holds the lease.
