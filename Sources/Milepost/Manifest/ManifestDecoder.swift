@@ -150,6 +150,10 @@ struct ManifestDecoder {
                 notes: error.notes))
             return nil
         }
+        for warning in (parameters as? any ParameterWarnings)?.warnings ?? [] {
+            diagnostics.append(Diagnostic(
+                .warning, "step '\(name)': \(warning)", file: file, at: fields.with?.location ?? nameLocation))
+        }
         guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
