@@ -119,13 +119,8 @@ import Testing
                 - {name: exec, id: a, with: {command: [touch, a-ran]}}
 
             """, to: "milepost.yaml")
-        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1.0"])
-        // The first attempt failed and is journaled; the runner now sleeps 1 s before the second.
-        #expect(ReliabilityFixture.eventually {
-            (try? work.read(".milepost/journal.jsonl"))?.contains(#""event":"hook-failed""#) == true
-        })
-        kill(process.processIdentifier, SIGTERM)
-        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        // The first attempt fails and is journaled; the runner then sleeps 1 s before the second.
+        let result = try ReliabilityFixture.terminate(work, run: ["--to", "1.0"], after: "hook-failed")
         #expect(result.status == 143, "\(result.stderr)")
         #expect(try work.read("attempts") == "x\n", "an attempt started after the signal")
         #expect(!work.exists("a-ran"))
