@@ -46,7 +46,7 @@ enum PreStart {
             // or MILEPOST_MANIFEST is the same usage error (64) it is for the parser.
             let manifest = try ManifestOptions.named(values[OptionNames.manifest])
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
-                  let store = try context.openStore(StoreOptions.spec(values[OptionNames.store])) as? FileStore,
+                  let store = try context.openStore(StoreOptions.spec(values[OptionNames.store], manifest: manifest)) as? FileStore,
                   let head = try store.readStateHeadSynchronously(),
                   let report = Runner(store: store).upToDate(head, at: target),
                   // A repeatable step may have changed: the full path reads the manifest to tell.
@@ -55,6 +55,7 @@ enum PreStart {
                       maxBytes: values[OptionNames.maxManifestSize].flatMap(ByteCountArgument.init(argument:))?.bytes
                           ?? ManifestLimits.default.maxDocumentBytes)
             else { return nil }
+            if values[OptionNames.logFormat].flatMap(LogFormat.init(argument:)) == .json { JSONLogHandler.frameStandardError() }
             let format = values[OptionNames.format].flatMap(ReportFormat.init(argument:)) ?? .text
             try MilepostCommand.Run.show(
                 report, format: format, exitCode: ExitStatus.ok.rawValue, signal: nil,

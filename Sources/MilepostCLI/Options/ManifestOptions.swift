@@ -38,16 +38,22 @@ struct ManifestOptions: ParsableArguments {
         get throws { try named != nil || FileCalls.exists(path) }
     }
 
-    /// Loads the manifest, substituting `variables` into `with:` strings (nil: only checks their syntax).
     /// Whether the manifest may have repeatable steps, from its bytes (`Manifest.mayHaveRepeatableSteps`).
     var mayHaveRepeatableSteps: Bool {
         get throws { Manifest.mayHaveRepeatableSteps(path: try path, maxBytes: maxManifestSize.bytes) }
     }
 
-    func load(in context: CommandContext, variables: ManifestVariables? = nil) throws -> Manifest {
+    /// Loads the manifest, substituting `variables` into `with:` strings (nil: only checks their syntax).
+    /// `requiringAll`: an unset variable is an error wherever it is used (`plan`, `status`); without
+    /// it, only for the steps a run or revert runs (`Manifest.requireVariables(of:)`, by the runner).
+    func load(in context: CommandContext, variables: ManifestVariables? = nil, requiringAll: Bool = false) throws -> Manifest {
         var limits = ManifestLimits.default
         limits.maxDocumentBytes = maxManifestSize.bytes
-        return try Manifest.load(
+        let manifest = try Manifest.load(
             path: PathText.filePath(try path), registry: context.registry, limits: limits, variables: variables)
+        if requiringAll, !manifest.unsetVariables.isEmpty {
+            throw ManifestError.invalid(manifest.unsetVariables, source: manifest.source)
+        }
+        return manifest
     }
 }
