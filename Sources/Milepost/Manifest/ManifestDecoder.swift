@@ -14,6 +14,8 @@ struct ManifestDecoder {
     }
 
     let file: String
+    /// The manifest's directory: definition files are read relative to it.
+    let directory: String
     let registry: StepRegistry
     /// The values substituted; nil when only the syntax of `${…}` is checked.
     let variables: ManifestVariables?
@@ -25,6 +27,7 @@ struct ManifestDecoder {
 
     init(file: String, registry: StepRegistry, variables: ManifestVariables?) {
         self.file = file
+        self.directory = ManifestSource(path: file, bytes: []).directory
         self.registry = registry
         self.variables = variables
         self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables, secrets: secrets))
@@ -151,6 +154,8 @@ struct ManifestDecoder {
             return nil
         }
         guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
+        let files = (parameters as? any DefinitionFileParameters)?.definitionFiles
+            .map { DefinitionFile(name: $0, directory: directory) } ?? []
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
@@ -161,8 +166,8 @@ struct ManifestDecoder {
             labels: fields.labels, when: fields.when,
             location: nameLocation,
             fingerprint: Fingerprint.of(
-                name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
-            definition: definition, parameters: parameters, revert: revert, secrets: secrets)
+                name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision, files: files),
+            definitionFiles: files, definition: definition, parameters: parameters, revert: revert, secrets: secrets)
     }
 
     private struct StepFields {

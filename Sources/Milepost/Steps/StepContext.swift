@@ -72,7 +72,7 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     /// A path written in the manifest, resolved against the manifest's directory (an absolute path
     /// stays as it is): `exec`'s `cwd`, `sql`'s `file`.
     public func manifestPath(_ path: String) -> String {
-        path.hasPrefix("/") ? path : manifestDirectory + "/" + path
+        ManifestSource.path(path, relativeTo: manifestDirectory)
     }
 }
 
