@@ -13,17 +13,22 @@ struct DefinitionFileTests {
             - {name: sql, id: backfill, with: {file: backfill.sql}}
         """
 
-    @Test func aRepeatableSQLStepRunsAgainWhenItsFileChangesAndOnlyThen() async throws {
+    /// A fresh store run to 1.0: the view `answer` (1) and the table `orders` made from their files.
+    static func ranOnce() async throws -> (url: String, schema: String, directory: TestDirectory) {
         let url = TestServer.freshSchemaURL()
         let directory = try TestDirectory()
         try directory.write(Self.manifest, to: "milepost.yaml")
         let schema = String(url.split(separator: "=").last ?? "")
-        try directory.write("CREATE TABLE \(schema).orders (n int);\n", to: "backfill.sql")
         try directory.write("CREATE OR REPLACE VIEW \(schema).answer AS SELECT 1 AS n;\n", to: "view.sql")
+        try directory.write("CREATE TABLE \(schema).orders (n int);\n", to: "backfill.sql")
         let first = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try await TestServer.admin("SELECT n FROM \(schema).answer") == [["1"]])
+        return (url, schema, directory)
+    }
 
+    @Test func aRepeatableSQLStepRunsAgainWhenItsFileChangesAndOnlyThen() async throws {
+        let (url, schema, directory) = try await Self.ranOnce()
         let same = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(same.stderr == "milepost: shop up to date at 1.0\n", "\(same.stderr)")
 
@@ -35,15 +40,8 @@ struct DefinitionFileTests {
     }
 
     @Test func statusReportsARewrittenFileOfACompletedStepAsDrift() async throws {
-        let url = TestServer.freshSchemaURL()
-        let directory = try TestDirectory()
-        try directory.write(Self.manifest, to: "milepost.yaml")
-        let schema = String(url.split(separator: "=").last ?? "")
-        try directory.write("CREATE OR REPLACE VIEW \(schema).answer AS SELECT 1 AS n;\n", to: "view.sql")
-        try directory.write("CREATE TABLE \(schema).orders (n int);\n", to: "backfill.sql")
-        #expect(try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path).status == 0)
+        let (url, schema, directory) = try await Self.ranOnce()
         #expect(try Self.drift(url, in: directory) == [])
-
         try directory.write("DELETE FROM \(schema).orders;\n", to: "backfill.sql")
         #expect(try Self.drift(url, in: directory) == ["1.0/backfill"])
     }

@@ -32,12 +32,6 @@ public struct ManifestSource: Sendable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// `path` as a step reads it: as it is when absolute, else relative to `directory` (a
-    /// manifest's): the one manifest-relative path rule (`StepContext.manifestPath`, `DefinitionFile`).
-    public static func path(_ path: String, relativeTo directory: String) -> String {
-        path.hasPrefix("/") ? path : directory + "/" + path
-    }
-
     /// The text of 1-based line `number`, without its line break; nil past the end. Lines end where
     /// diagnostics' line numbers say (`\n`, `\r`, `\r\n`, NEL, LS, PS).
     public func line(_ number: Int) -> String? {

@@ -1,26 +1,7 @@
 public import MilepostYAML
 import MilepostSystem
 
-/// What a plan depends on besides the state, as one digest: the manifest file's bytes, the env
-/// file's bytes when one is given (`ManifestVariables.envFile`), and every file a step reads as its
-/// definition (`DefinitionFile`), by name and content.
-///
-/// The state keeps the digest of the manifest a run last planned with and found (or made) up to
-/// date (`StoredState.plannedWith`); a run at the stored version whose manifest has that digest is
-/// up to date without parsing the manifest (`Runner.upToDate(_:at:manifest:)`, the pre-start fast
-/// path). Any other difference, a comment included, makes the run read the manifest and plan.
-public struct ManifestDigest: Codable, Sendable, Equatable {
-    /// FNV-1a (64 bits, hex) of the inputs.
-    public var digest: String
-    /// The definition files' names as the manifest gives them (relative to its directory), in
-    /// manifest order: the files a later run reads to compute the digest again.
-    public var files: [String]
-
-    public init(digest: String, files: [String]) {
-        self.digest = digest
-        self.files = files
-    }
-
+extension ManifestDigest {
     /// The digest of a manifest's bytes, its env file's (nil: none given) and its definition files.
     static func of(manifest: [UInt8], envFile: [UInt8]?, files: [DefinitionFile]) -> ManifestDigest {
         var hash = FNV1a()
@@ -69,31 +50,5 @@ public struct ManifestInputs: Sendable, Equatable {
         }
         let directory = ManifestSource(path: path, bytes: []).directory
         return .of(manifest: manifest, envFile: envFileBytes, files: files.map { DefinitionFile(name: $0, directory: directory) })
-    }
-}
-
-/// A file a step reads as its definition (`DefinitionFileParameters`, the `sql` step's `file:`):
-/// its name as the manifest gives it, and the digest of its bytes when the manifest was read.
-public struct DefinitionFile: Sendable, Equatable {
-    /// The name as the manifest gives it: relative to the manifest's directory unless absolute.
-    public let name: String
-    /// FNV-1a (64 bits, hex) of its bytes; nil when it could not be read (not a regular file,
-    /// missing, over `maxBytes`): the step reports that when it runs.
-    public let digest: String?
-
-    /// The largest definition file read for a digest (64 MiB).
-    public static let maxBytes = 64 << 20
-
-    /// Reads the file `name` names, relative to `directory` (the manifest's).
-    init(name: String, directory: String) {
-        self.name = name
-        let path = ManifestSource.path(name, relativeTo: directory)
-        if let bytes = try? RegularFileReader.contents(path: PathText.filePath(path), maxBytes: Self.maxBytes) {
-            var hash = FNV1a()
-            bytes.withUnsafeBufferPointer { hash.add($0) }
-            digest = hash.hex
-        } else {
-            digest = nil
-        }
     }
 }
