@@ -20,6 +20,11 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     private var storedCompleted: [CompletedStep] = []
     /// True between `beginStepTransaction()` and the commit or rollback that ends it.
     private var inStepTransaction = false
+    /// Why the session lock is no longer held, once its session broke and it could not be taken
+    /// back (`reconnect()`): every later write is refused with it.
+    private var lockGone: StoreError?
+    /// True once a write gave up reconnecting: the later ones (journaling the failure) try once.
+    private var reconnectingFailed = false
 
     init(
         store: PostgresStore, lock: PostgresSession, data: PostgresSession, generation: Int64, run: String,
@@ -47,27 +52,38 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     }
 
     /// One statement when it can (it is then atomic by itself), a transaction when the step's own
-    /// transaction is open or the completed steps must be rewritten.
+    /// transaction is open or the completed steps must be rewritten. When the connection breaks
+    /// (a server restart, a fail-over, a pooler restart, an idle-session killer) the checkpoint is
+    /// written again on a new connection (`reconnecting`) — except the one that ends a step's own
+    /// transaction, whose work went with the connection.
     func commit(_ state: StoredState, journal records: [JournalRecord]) async throws {
-        let data = try data()
         let appending = state.completed.starts(with: storedCompleted)
         let from = appending ? storedCompleted.count : 0
-        let written: Int64?
-        if inStepTransaction || !appending {
-            if !inStepTransaction { try await data.query("BEGIN") }
-            inStepTransaction = false
-            do {
-                if !appending { try await store.queries.clearCompleted(on: data) }
+        let stepTransaction = inStepTransaction
+        inStepTransaction = false
+        let expected = generation
+        let written: Int64? = try await reconnecting(retry: !stepTransaction) { data, retried in
+            let written: Int64?
+            if stepTransaction || !appending {
+                if !stepTransaction { try await data.begin() }
+                do {
+                    if !appending { try await store.queries.clearCompleted(on: data) }
+                    written = try await store.queries.write(
+                        state, completedFrom: from, journal: records, ifGeneration: expected, on: data)
+                    if written != nil { try await data.query("COMMIT") } else { await data.rollback() }
+                } catch {
+                    await data.rollback()
+                    throw error
+                }
+            } else {
                 written = try await store.queries.write(
-                    state, completedFrom: from, journal: records, ifGeneration: generation, on: data)
-                if written != nil { try await data.query("COMMIT") } else { await data.rollback() }
-            } catch {
-                await data.rollback()
-                throw error
+                    state, completedFrom: from, journal: records, ifGeneration: expected, on: data)
             }
-        } else {
-            written = try await store.queries.write(
-                state, completedFrom: from, journal: records, ifGeneration: generation, on: data)
+            if written == nil, retried, try await LockRow.wroteNext(after: expected, run: run, store.tables, on: data) {
+                // The connection broke after the server committed the first try: that write is this one.
+                return expected + 1
+            }
+            return written
         }
         guard let written else { throw await fenced() }
         generation = written
@@ -76,22 +92,29 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
 
     func append(_ records: [JournalRecord]) async throws {
         guard !records.isEmpty else { return }
-        guard try await store.queries.append(records, ifGeneration: generation, on: data()) else { throw await fenced() }
+        let expected = generation
+        let appended = try await reconnecting(retry: true) { data, _ in
+            try await store.queries.append(records, ifGeneration: expected, on: data)
+        }
+        guard appended else { throw await fenced() }
     }
 
+    /// Frees the lock row (on a new connection when the data session broke, so a lease does not
+    /// have to lapse after a restart) and the advisory lock.
     func release() async {
         guard let (lock, data) = sessions else { return }
-        sessions = nil
         heartbeat?.stop()
         if inStepTransaction { await data.rollback() }
-        await LockRow.release(store.tables, run: run, on: data)
+        inStepTransaction = false
+        _ = try? await reconnecting(retry: true) { data, _ in try await LockRow.release(store.tables, run: run, on: data) }
+        sessions = nil
         if heartbeat == nil { await store.advisoryLock.release(on: lock) }
     }
 
     // MARK: - The step's transaction
 
     func beginStepTransaction() async throws {
-        try await data().query("BEGIN")
+        try await data().begin()
         inStepTransaction = true
     }
 
@@ -102,13 +125,87 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     }
 
     /// Runs a step's SQL script on the data session: inside the step's transaction when one is
-    /// open, else as the server runs a script sent on its own.
-    /// - throws: the server's error as `PGQueryFailure`, so the step fails with it.
+    /// open, else as the server runs a script sent on its own. Then checks that the script left the
+    /// connection's transaction as it found it (`PQtransactionStatus`): a COMMIT or ROLLBACK in a
+    /// script run in the step's transaction ended it — its first statements are then durable, or
+    /// undone, while the checkpoint would record the step as done — and a BEGIN without an end in
+    /// a script of its own would carry the following checkpoints into its transaction.
+    /// - throws: the server's error as `PGQueryFailure`, so the step fails with it;
+    ///   `SQLStep.Failure` when the script left or opened a transaction.
     func execute(stepSQL sql: String) async throws {
-        try await data().connection.execute(sql)
+        let data = try data()
+        try await data.connection.execute(sql)
+        let open = await data.connection.inTransaction()
+        if inStepTransaction, !open {
+            inStepTransaction = false
+            throw SQLStep.Failure(
+                message: "the script ended the step's transaction (a COMMIT, ROLLBACK or END in it): what it ran before "
+                    + "that is committed or undone on its own, not with the step's checkpoint. Remove transaction "
+                    + "control from the script (or set transaction: false), check what it did, then resolve the step")
+        }
+        if !inStepTransaction, open {
+            await data.rollback()
+            throw SQLStep.Failure(
+                message: "the script left a transaction open (a BEGIN without its COMMIT), which was rolled back; "
+                    + "remove BEGIN from the script: with transaction: true (the default) it runs in the step's own transaction")
+        }
     }
 
     // MARK: - Internals
+
+    /// The pauses between tries of a write whose connection broke: 0.25 + 0.5 + 1 + 2 + 4 s, enough
+    /// for a restart (`pg_ctl restart -m fast` takes about a second) or a pooler's, not enough to
+    /// hold a run for long when the server is gone.
+    static let reconnectPauses: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4)]
+
+    /// Runs `body` on the data session; when it fails because the connection broke and `retry`
+    /// allows, opens a new data session and runs it again (`retried` is then true), up to
+    /// `reconnectPauses.count` more times (once a write gave up, later ones try only once). Safe for checkpoints: each is a compare-and-set on the
+    /// fencing generation, so a write of a holder that lost its lock meanwhile is refused. With the
+    /// session lock, the advisory lock went with a broken connection: it is taken again first, and
+    /// when that fails (another runner has it) the write goes ahead only to be refused by the fence.
+    private func reconnecting<Result: Sendable>(
+        retry: Bool, _ body: (PostgresSession, _ retried: Bool) async throws -> Result
+    ) async throws -> Result {
+        if let lockGone { throw lockGone }
+        var pauses = retry && !reconnectingFailed ? Self.reconnectPauses[...] : []
+        var retried = false
+        var lost: StoreError?
+        while true {
+            do {
+                return try await body(data(), retried)
+            } catch let error as StoreError {
+                guard case .unreachable = error else { throw error }
+                // The first loss says what happened; later tries only fail to reach the server again.
+                lost = lost ?? error
+                guard let pause = pauses.popFirst() else {
+                    reconnectingFailed = retry
+                    throw lost ?? error
+                }
+                try await Task.sleep(for: pause)
+                retried = true
+                try? await reconnect()
+            }
+        }
+    }
+
+    /// Opens a new data session, and for the session lock a new lock session that takes the
+    /// advisory lock again when the old one is gone (`AdvisoryLock.retake`).
+    private func reconnect() async throws {
+        guard let (lock, _) = sessions else { return }
+        let data = try await PostgresSession.open(store.settings)
+        if !(try await data.isBehindPooler()) { try await data.checkClientConnection() }
+        sessions = (lock, data)
+        guard heartbeat == nil, (try? await lock.query("SELECT 1")) == nil else { return }
+        let lockSession = try await PostgresSession.open(store.settings)
+        do {
+            try await store.advisoryLock.retake(on: lockSession, run: run)
+            sessions = (lockSession, data)
+        } catch let error as StoreError {
+            // This write still goes ahead: the fence refuses it if the runner that has the lock took it.
+            lockGone = error
+        }
+    }
 
     private func data() throws -> PostgresSession {
         guard let sessions else {

@@ -66,7 +66,7 @@ public struct PostgresStore: MilepostStore {
         let data = try await PostgresSession.open(settings)
         let pooled = try await data.isBehindPooler()
         if !pooled { try await data.checkClientConnection() }
-        try await tables.create(on: data)
+        try await tables.create(on: data, timeout: timeout)
         let lock = try await PostgresSession.open(settings)
         let locked: LockedPostgresStore
         switch LockKind.choose(asked: settings.lock, pooled: pooled) {

@@ -4,7 +4,7 @@ import MilepostSystem
 /// The built-in `sql` step (PostgreSQL store only): runs SQL given inline or in a file relative to
 /// the manifest, by default in the same transaction as its checkpoint.
 enum SQLStep {
-    struct Parameters: Decodable, StoreBoundParameters, DefinitionFileParameters {
+    struct Parameters: Decodable, StoreBoundParameters, DefinitionFileParameters, ParameterWarnings {
         /// The SQL to run, inline.
         var sql: String?
         /// A file holding the SQL; relative to the manifest's directory.
@@ -35,6 +35,16 @@ enum SQLStep {
 
         /// `file:`: the step's SQL is in it, so its contents are part of the step's fingerprint.
         var definitionFiles: [String] { file.map { [$0] } ?? [] }
+
+        /// Transaction control in an inline script that runs in the checkpoint's transaction: it
+        /// would end that transaction early (the step then fails at run time).
+        var warnings: [String] {
+            guard transaction, let sql else { return [] }
+            return SQLTransactionControl.statements(in: sql).map {
+                "the script has \($0), which would end the step's transaction before its checkpoint; remove it "
+                    + "(the step runs in a transaction already) or set transaction: false"
+            }
+        }
     }
 
     /// The largest SQL file a step reads (64 MiB): it is sent to the server as one statement text.

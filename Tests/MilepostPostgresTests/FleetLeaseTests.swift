@@ -93,6 +93,55 @@ struct FleetLeaseTests {
         #expect(try await TestServer.admin(stored, url: direct) == before)
     }
 
+    /// A holder frozen inside its `sql` step's transaction, which holds a row lock: the runner that
+    /// takes its lapsed lease over re-runs the step and waits on that lock only until the server ends
+    /// the frozen transaction (idle in it for longer than the lease), instead of for as long as the
+    /// holder stays frozen.
+    @Test(arguments: Route.leased)
+    func aHolderFrozenInsideItsTransactionHoldsTheNextRunnerForNoLongerThanTheLease(route: Route) async throws {
+        let direct = try await TestServer.freshDatabase()
+        let url = route.url(direct)
+        // The step sleeps 5 s in its transaction while `slow` says so: long enough to freeze its
+        // runner there whatever the load, and not again for the runner that takes over.
+        try await TestServer.admin(
+            "CREATE TABLE counter (n int); INSERT INTO counter VALUES (0); CREATE TABLE slow (yes bool); INSERT INTO slow VALUES (true)",
+            url: direct)
+        let directory = try TestDirectory()
+        try directory.write("""
+            migrations:
+              "1.0":
+                - {name: sql, id: count, with: {sql: "UPDATE counter SET n = n + 1; SELECT pg_sleep(CASE WHEN yes THEN 5 ELSE 0 END) FROM slow"}}
+            """, to: "milepost.yaml")
+        let frozen = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let sleeping = """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'UPDATE counter%'
+            """
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await TestServer.admin(sleeping, url: direct) != [["1"]], ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(frozen.pid, SIGSTOP)
+        defer { kill(frozen.pid, SIGCONT) }
+        try #require(try await TestServer.admin(sleeping, url: direct) == [["1"]], "the runner was not frozen inside its step")
+        try await TestServer.admin("UPDATE slow SET yes = false", url: direct)
+
+        let next = try MilepostProcess(["run", "--store", url, "--to", "1.0", "--lock-timeout", "30s"], in: directory.path)
+        // Guards the test against a runner that waits for as long as the holder stays frozen.
+        let limit = ContinuousClock.now + .seconds(60)
+        while next.process.isRunning, ContinuousClock.now < limit {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(!next.process.isRunning, "the next runner still waits on the frozen holder's row lock")
+        kill(frozen.pid, SIGCONT)
+        let taken = try next.wait()
+        #expect(taken.status == 0, "\(taken.stderr)")
+        let continued = try frozen.wait()
+        #expect(continued.status != 0, "\(continued.stderr)")
+        #expect(try await TestServer.admin("SELECT n FROM counter", url: direct) == [["1"]])
+        #expect(try await TestServer.admin("SELECT version FROM milepost.state", url: direct) == [["1.0"]])
+    }
+
     @Test(arguments: Route.allCases)
     func aFollowerWaitsForTheRunnerWithoutTakingTheLock(route: Route) async throws {
         let url = route.url(TestServer.freshSchemaURL())

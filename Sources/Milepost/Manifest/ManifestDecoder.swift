@@ -153,6 +153,10 @@ struct ManifestDecoder {
                 notes: error.notes))
             return nil
         }
+        for warning in (parameters as? any ParameterWarnings)?.warnings ?? [] {
+            diagnostics.append(Diagnostic(
+                .warning, "step '\(name)': \(warning)", file: file, at: fields.with?.location ?? nameLocation))
+        }
         guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
         let files = (parameters as? any DefinitionFileParameters)?.definitionFiles
             .map { DefinitionFile(name: $0, directory: directory) } ?? []

@@ -11,7 +11,8 @@ struct AdvisoryLock: Sendable {
     private var keys: [String?] { [String(schema.runLock.0), String(schema.runLock.1)] }
 
     /// Polls `pg_try_advisory_lock` every 25–100 ms (jittered, so waiting replicas do not retry in
-    /// step) until `timeout` has passed. No transaction is open while waiting. Once held, claims the
+    /// step) until `timeout` has passed, after putting back the lock row if it was deleted by hand
+    /// (`LockRow.recreate`). No transaction is open while waiting. Once held, claims the
     /// lock row (unless a live lease of a runner using the lease lock holds it: the advisory lock is
     /// then given back and the wait goes on), records `holder` and takes a new fencing generation,
     /// in one statement that also checks, through `pg_locks`, that the lock belongs to this very
@@ -19,6 +20,7 @@ struct AdvisoryLock: Sendable {
     /// - returns: The fencing generation of this holder.
     /// - throws: `StoreError.lockTimeout` naming the holder.
     func acquire(on session: PostgresSession, timeout: Duration, holder: LockHolder) async throws -> Int64 {
+        try await LockRow.recreate(schema, on: session)
         let generation = try await LockPolling.poll(timeout: timeout) { () async throws -> Int64? in
             guard try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0][0] == "t" else { return nil }
             if let generation = try await claim(on: session, holder: holder) { return generation }
@@ -61,6 +63,36 @@ struct AdvisoryLock: Sendable {
         return row[1].flatMap { Int64($0) }
     }
 
+    /// Takes the lock again for `run` after its lock session broke (a server restart), on a new
+    /// session: only when the lock is free and the lock row still names `run` — no other runner took
+    /// it meanwhile, so the fencing generation is still this holder's and is not bumped. Records the
+    /// new session's backend pid in the row and the state.
+    /// - throws: `StoreError.io` when the lock cannot be taken back (then it is not held).
+    func retake(on session: PostgresSession, run: String) async throws {
+        let sql = """
+            WITH mine AS (
+                SELECT EXISTS (\(Self.heldLocks) AND k.pid = pg_backend_pid()) AS held
+            ), claimed AS (
+                UPDATE \(schema.lease) SET backend_pid = pg_backend_pid()
+                WHERE run = $3 AND kind = 'session' AND (SELECT held FROM mine)
+                RETURNING 1
+            ), noted AS (
+                UPDATE \(schema.state) SET holder_pid = pg_backend_pid() WHERE EXISTS (SELECT 1 FROM claimed)
+            )
+            SELECT EXISTS (SELECT 1 FROM claimed)
+            """
+        if try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0][0] == "t",
+            try await session.query(sql, keys + [run])[0][0] == "t"
+        {
+            return
+        }
+        await release(on: session)
+        throw StoreError.io(
+            location: session.location,
+            reason: .other("lost the lock of run \(run): its lock session ended (a server restart or a killed "
+                + "connection) and another runner took the lock; nothing more was written. See `milepost status`"))
+    }
+
     /// Releases the lock (closing the connection would too; this makes it immediate).
     func release(on session: PostgresSession) async {
         _ = try? await session.query("SELECT pg_advisory_unlock($1, $2)", keys)
@@ -71,19 +103,27 @@ struct AdvisoryLock: Sendable {
     /// one, else what its `application_name` (`milepost PID@HOST`) says.
     func holder(on session: PostgresSession) async throws -> LockHolder? {
         if let lease = try await LockRow.read(schema, on: session)?.leaseHolder { return lease }
+        return try await Self.sessionHolder(keys: keys, recordedIn: schema.state, on: session)
+    }
+
+    /// Who holds the advisory lock on `keys` (session or transaction level), from `pg_locks` and
+    /// `pg_stat_activity`: the holder's own record when the holding session wrote one in the state
+    /// table `recordedIn`, else what its `application_name` (`milepost PID@HOST`) says; nil when
+    /// nobody holds it.
+    static func sessionHolder(keys: [String?], recordedIn state: String?, on session: PostgresSession) async throws -> LockHolder? {
+        let recorded = state.map { "SELECT s.holder::text FROM \($0) s WHERE s.holder_pid = a.pid" } ?? "SELECT NULL"
         let sql = """
             SELECT a.pid, a.application_name, COALESCE(host(a.client_addr), 'local'),
-                floor(extract(epoch FROM a.backend_start) * 1000)::bigint,
-                (SELECT s.holder::text FROM \(schema.state) s WHERE s.holder_pid = a.pid)
+                floor(extract(epoch FROM a.backend_start) * 1000)::bigint, (\(recorded))
             FROM pg_stat_activity a
-            WHERE a.pid IN (\(Self.heldLocks))
+            WHERE a.pid IN (\(heldLocks))
             """
         guard let row = try await session.queryIfCreated(sql, keys)?.first else { return nil }
         if let recorded = row[4], let holder = try? JSONDecoder().decode(LockHolder.self, from: Data(recorded.utf8)) {
             return holder
         }
         let backend = Int32(row[0] ?? "") ?? 0
-        let named = Self.parseApplicationName(row[1] ?? "")
+        let named = parseApplicationName(row[1] ?? "")
         guard let started = row[3].flatMap({ Int64($0) }) else {
             throw StoreError.io(location: session.location, reason: .malformed("no start time for PostgreSQL backend \(backend)"))
         }

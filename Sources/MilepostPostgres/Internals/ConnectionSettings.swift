@@ -14,8 +14,9 @@ struct ConnectionSettings: Sendable {
     let lock: LockKind?
     /// `milepost_lease`: how long a lease lasts unless renewed (default 30 s).
     let lease: Duration
-    /// A Milepost parameter with a value it does not take; refused when the store is first used.
-    let invalidParameter: String?
+    /// Why these settings cannot be used (a Milepost parameter with a value it does not take, a
+    /// schema name PostgreSQL would truncate); refused when the store is first used.
+    let refusal: String?
 
     static let schemaParameter = "milepost_schema"
     static let lockParameter = "milepost_lock"
@@ -24,6 +25,9 @@ struct ConnectionSettings: Sendable {
     static let defaultLease = Duration.seconds(30)
     /// The shortest lease: renewals every quarter of it must stay well above a round trip.
     static let minimumLease = Duration.milliseconds(500)
+    /// The longest identifier PostgreSQL keeps (`NAMEDATALEN` − 1): it cuts longer names without a
+    /// word, so two schemas differing after it would share tables while locking on different keys.
+    static let maximumSchemaBytes = 63
 
     /// - parameter schema: overrides the URL's `milepost_schema`; default `milepost`.
     init(url: String, schema: String? = nil) {
@@ -52,7 +56,15 @@ struct ConnectionSettings: Sendable {
             invalid = "\(Self.leaseParameter)=\(text): give a duration of at least 500ms, such as 30s or 2m"
         }
         self.lease = lease?.1.map { max($0, Self.minimumLease) } ?? Self.defaultLease
-        self.invalidParameter = invalid
+        if let invalid {
+            refusal = "invalid URL parameter \(invalid)"
+        } else if self.schema.utf8.count > Self.maximumSchemaBytes {
+            refusal = "the schema name \(self.schema) is \(self.schema.utf8.count) bytes long; PostgreSQL cuts names "
+                + "at \(Self.maximumSchemaBytes) bytes, so stores whose names differ after that would share one state: "
+                + "give \(Self.schemaParameter) a name of at most \(Self.maximumSchemaBytes) bytes"
+        } else {
+            refusal = nil
+        }
     }
 
     /// libpq keywords for `PQconnectdbParams`. Milepost's defaults come before `dbname`, whose

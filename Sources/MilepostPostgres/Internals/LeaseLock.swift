@@ -17,7 +17,8 @@ struct LeaseLock: Sendable {
     private var keys: [String?] { [String(schema.runLock.0), String(schema.runLock.1)] }
     private var interval: String { "\(DurationText.milliseconds(duration)) milliseconds" }
 
-    /// Polls for the lease every 25–100 ms (jittered) until `timeout`. One statement takes it when
+    /// Puts back the lock row if it was deleted by hand (`LockRow.recreate`), then polls for the
+    /// lease every 25–100 ms (jittered) until `timeout`. One statement takes it when
     /// the row is free, its lease lapsed, or its session-lock holder's session is gone; it records
     /// `holder`, bumps the generation, and journals `lock-taken-over` naming the run whose lease
     /// lapsed (and the step it left in progress).
@@ -27,6 +28,7 @@ struct LeaseLock: Sendable {
     func acquire(
         on session: PostgresSession, timeout: Duration, holder: LockHolder
     ) async throws -> (generation: Int64, sent: ContinuousClock.Instant) {
+        try await LockRow.recreate(schema, on: session)
         let taken = try await LockPolling.poll(timeout: timeout) { () async throws -> (generation: Int64, sent: ContinuousClock.Instant)? in
             let sent = ContinuousClock.now
             return try await take(on: session, holder: holder).map { ($0, sent) }
@@ -44,7 +46,7 @@ struct LeaseLock: Sendable {
             ), claimed AS (
                 UPDATE \(schema.lease) l SET kind = 'lease', run = $3, pid = $4::integer, host = $5, since = $6,
                     backend_pid = NULL, expires_at = now() + $7::interval
-                WHERE l.run IS NULL OR (l.kind = 'lease' AND l.expires_at < now())
+                WHERE l.kind IS NULL OR (l.kind = 'lease' AND l.expires_at < now())
                     OR (l.kind = 'session' AND NOT EXISTS (\(AdvisoryLock.heldLocks) AND k.pid = l.backend_pid))
                 RETURNING 1
             ), fenced AS (

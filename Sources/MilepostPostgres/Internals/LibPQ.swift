@@ -33,6 +33,9 @@ struct LibPQ: @unchecked Sendable {
     static let emptyQuery: Int32 = 0
     static let commandOK: Int32 = 1
     static let tuplesOK: Int32 = 2
+    /// `PGTransactionStatusType`: in a transaction block, and in a failed one.
+    static let transactionInBlock: Int32 = 2
+    static let transactionInFailedBlock: Int32 = 3
     /// `PG_DIAG_SQLSTATE`.
     static let diagnosticSQLState = Int32(UInt8(ascii: "C"))
 
@@ -45,6 +48,7 @@ struct LibPQ: @unchecked Sendable {
     let status: @convention(c) (OpaquePointer?) -> Int32
     let finish: @convention(c) (OpaquePointer?) -> Void
     let backendPID: @convention(c) (OpaquePointer?) -> Int32
+    let transactionStatus: @convention(c) (OpaquePointer?) -> Int32
     let errorMessage: @convention(c) (OpaquePointer?) -> Text?
     let host: @convention(c) (OpaquePointer?) -> Text?
     let port: @convention(c) (OpaquePointer?) -> Text?
@@ -82,6 +86,7 @@ struct LibPQ: @unchecked Sendable {
             return .success(LibPQ(
                 connectdbParams: try symbol("PQconnectdbParams"), status: try symbol("PQstatus"),
                 finish: try symbol("PQfinish"), backendPID: try symbol("PQbackendPID"),
+                transactionStatus: try symbol("PQtransactionStatus"),
                 errorMessage: try symbol("PQerrorMessage"),
                 host: try symbol("PQhost"), port: try symbol("PQport"), db: try symbol("PQdb"), user: try symbol("PQuser"),
                 getCancel: try symbol("PQgetCancel"), freeCancel: try symbol("PQfreeCancel"), cancel: try symbol("PQcancel"),

@@ -22,6 +22,24 @@ struct LockRow: Sendable {
         return LockRow(leaseHolder: holder, run: row[4])
     }
 
+    /// Puts the lock row back when it was deleted by hand (`DELETE FROM milepost.lease`, the way
+    /// other tools' lock tables are cleared): without it no lock could ever be claimed. The row comes
+    /// back free, or — when a session advisory lock on the store is held meanwhile — naming that
+    /// lock's session, so a lease taker still waits for it. Returns whether the row was missing.
+    /// One statement; a row that exists is left as it is.
+    @discardableResult
+    static func recreate(_ schema: PostgresSchema, on session: PostgresSession) async throws -> Bool {
+        let sql = """
+            INSERT INTO \(schema.lease) (singleton, kind, backend_pid)
+            SELECT true, CASE WHEN held.pid IS NULL THEN NULL ELSE 'session' END, held.pid
+            FROM (SELECT (\(AdvisoryLock.heldLocks) LIMIT 1) AS pid) held
+            ON CONFLICT (singleton) DO NOTHING
+            RETURNING 1
+            """
+        let keys = [String(schema.runLock.0), String(schema.runLock.1)]
+        return try await !session.query(sql, keys).isEmpty
+    }
+
     /// The run that took the lock after `run` lost it: the one whose `lock-taken-over` record
     /// names `run` (a lapsed lease), else the one the row names now; nil when neither is known.
     static func takenOver(from run: String, _ schema: PostgresSchema, on session: PostgresSession) async throws -> String? {
@@ -34,10 +52,19 @@ struct LockRow: Sendable {
         return try await session.query(sql, [run]).first?[0]
     }
 
-    /// Frees the row if `run` still holds it (either kind). Best effort: a lease lapses anyway, and
-    /// a session lock's row counts as free once its session is gone.
-    static func release(_ schema: PostgresSchema, run: String, on session: PostgresSession) async {
-        _ = try? await session.query(
+    /// Whether the write that takes the fencing generation past `generation` is `run`'s own: the
+    /// generation is one past it and the lock row still names `run` (another runner would have
+    /// claimed the row, and bumped the generation, before writing). Asked when a write was sent
+    /// again after the connection broke and the fence refused it: the first try had committed.
+    static func wroteNext(after generation: Int64, run: String, _ schema: PostgresSchema, on session: PostgresSession) async throws -> Bool {
+        let sql = "SELECT s.generation = $1::bigint + 1 AND l.run = $2 FROM \(schema.state) s, \(schema.lease) l"
+        return try await session.query(sql, [String(generation), run]).first?[0] == "t"
+    }
+
+    /// Frees the row if `run` still holds it (either kind). Callers may treat it as best effort: a
+    /// lease lapses anyway, and a session lock's row counts as free once its session is gone.
+    static func release(_ schema: PostgresSchema, run: String, on session: PostgresSession) async throws {
+        try await session.query(
             """
             UPDATE \(schema.lease) SET kind = NULL, run = NULL, pid = NULL, host = NULL, since = NULL,
                 backend_pid = NULL, expires_at = NULL

@@ -90,6 +90,17 @@ final class PGConnection: @unchecked Sendable {
         return try result.get()
     }
 
+    /// Whether a transaction block is open on the connection now (`PQtransactionStatus`): true
+    /// in a block (also a failed one), false when idle or the connection is broken.
+    func inTransaction() async -> Bool {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                let status = self.pq.transactionStatus(self.handle)
+                continuation.resume(returning: status == LibPQ.transactionInBlock || status == LibPQ.transactionInFailedBlock)
+            }
+        }
+    }
+
     /// Asks the server to cancel the statement in progress, if any.
     func cancel() {
         guard let canceller else { return }

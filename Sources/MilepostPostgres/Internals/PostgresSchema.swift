@@ -1,3 +1,5 @@
+import Milepost
+
 /// The store's tables in one schema (default `milepost`), and the advisory-lock keys derived
 /// from its name. See docs/postgres.md for the tables.
 struct PostgresSchema: Sendable {
@@ -36,17 +38,27 @@ struct PostgresSchema: Sendable {
     static let addedStateColumns = ["reverting", "planned_with"]
 
     /// Creates the schema and its tables unless they exist, and adds the tables and columns a store
-    /// made by an earlier version lacks (the lease table; `addedStateColumns`). Safe when many runners start at once on an empty database and through
-    /// a transaction-pooling proxy: the check is a read; creation happens in one transaction that
+    /// made by an earlier version lacks (the lease table; `addedStateColumns`). Safe when many
+    /// runners start at once on an empty database and through a transaction-pooling proxy: the check is a read; creation happens in one transaction that
     /// first takes a transaction-scoped advisory lock (so no lock outlives it on a pooled server
     /// connection), checks again and creates what is missing, so one runner creates while the others
     /// find it done. `CREATE SCHEMA` is issued only when the schema is missing, so a schema made by a
-    /// DBA needs no CREATE privilege on the database.
-    func create(on session: PostgresSession) async throws {
+    /// DBA needs no CREATE privilege on the database. The set-up lock is waited for as the store's
+    /// lock is (polled, up to `timeout`): a runner frozen or cut off inside the set-up holds every
+    /// other runner for no longer than their `--lock-timeout`.
+    /// - throws: `StoreError.lockTimeout` naming the set-up lock's holder when `timeout` passes.
+    func create(on session: PostgresSession, timeout: Duration) async throws {
         if try await !missing(on: session).contains(true) { return }
         try await session.transaction {
-            try await session.query(
-                "SELECT pg_advisory_xact_lock($1, $2)", [String(setupLock.0), String(setupLock.1)])
+            let keys = [String(setupLock.0), String(setupLock.1)]
+            let locked = try await LockPolling.poll(timeout: timeout) { () async throws -> Bool? in
+                try await session.query("SELECT pg_try_advisory_xact_lock($1, $2)", keys)[0][0] == "t" ? true : nil
+            }
+            guard locked != nil else {
+                throw StoreError.lockTimeout(
+                    location: session.location, waited: timeout,
+                    holder: try await AdvisoryLock.sessionHolder(keys: keys, recordedIn: nil, on: session))
+            }
             let missing = try await missing(on: session)
             if !missing.contains(true) { return }
             if missing[0] {

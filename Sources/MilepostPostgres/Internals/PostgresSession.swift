@@ -1,4 +1,5 @@
 import Milepost
+import MilepostSystem
 
 /// A connection to the store's database, with libpq failures turned into `StoreError`s that
 /// name the store: a lost connection is `.unreachable` (exit 69), any other failure `.io` (74).
@@ -10,10 +11,10 @@ struct PostgresSession: Sendable {
 
     /// Opens a connection.
     /// - throws: `StoreError.unreachable` naming host, port, database and user (never the password).
-    /// - throws: `StoreError.io` for a Milepost URL parameter with a value it does not take.
+    /// - throws: `StoreError.io` for settings that cannot be used (`ConnectionSettings.refusal`).
     static func open(_ settings: ConnectionSettings) async throws -> PostgresSession {
-        if let invalid = settings.invalidParameter {
-            throw StoreError.io(location: settings.location, reason: "invalid URL parameter \(invalid)")
+        if let refusal = settings.refusal {
+            throw StoreError.io(location: settings.location, reason: .other(refusal))
         }
         do {
             return PostgresSession(connection: try await PGConnection.connect(settings.parameters()), settings: settings)
@@ -65,9 +66,18 @@ struct PostgresSession: Sendable {
         }
     }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Opens a transaction that the server ends (rolling it back, closing the session) when it sits
+    /// idle for longer than the lease (`idle_in_transaction_session_timeout`, set for this
+    /// transaction only, so also through a transaction pooler). Milepost never leaves a transaction
+    /// idle for more than a moment; a holder frozen inside one (SIGSTOP, a paused VM, a partition)
+    /// would otherwise keep its row locks, and every runner after it would wait on them.
+    func begin() async throws {
+        try await query("BEGIN; SET LOCAL idle_in_transaction_session_timeout = '\(DurationText.milliseconds(settings.lease))ms'")
+    }
+
+    /// Runs `body` in a transaction (`begin()`): committed when it returns, rolled back when it throws.
     func transaction<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-        try await query("BEGIN")
+        try await begin()
         do {
             let result = try await body()
             try await query("COMMIT")

@@ -58,8 +58,10 @@ struct StateQueries: Sendable {
     }
 
     /// Writes `state` and appends `records` if the generation still is `generation`, and bumps it.
-    /// `completedFrom` is the position of the first completed step to insert (the earlier ones are
-    /// stored already). One statement, so it is atomic on its own.
+    /// `completedFrom` is the index in `state.completed` of the first completed step to insert (the
+    /// earlier ones are stored already). New rows are numbered after the highest stored position,
+    /// not from the row count: a row deleted by hand leaves a gap, never a collision. One statement,
+    /// so it is atomic on its own.
     /// - returns: The new generation, or nil when the fence refused the write.
     func write(
         _ state: StoredState, completedFrom: Int, journal records: [JournalRecord], ifGeneration generation: Int64,
@@ -68,17 +70,18 @@ struct StateQueries: Sendable {
         let sql = """
             WITH fenced AS (
                 UPDATE \(schema.state) SET generation = generation + 1, format = $2::integer, app = $3,
-                    version = $4, in_progress = $5::jsonb, failed = $6::jsonb, updated_at = $7, reverting = $11::jsonb,
-                    planned_with = $12::jsonb
+                    version = $4, in_progress = $5::jsonb, failed = $6::jsonb, updated_at = $7, reverting = $10::jsonb,
+                    planned_with = $11::jsonb
                 WHERE generation = $1::bigint
                 RETURNING generation
             ), completed AS (
                 INSERT INTO \(schema.completedSteps) (position, id, at, run, fingerprint, via)
-                SELECT $8::integer + n - 1, e->>'id', e->>'at', e->>'run', e->>'fingerprint', e->>'via'
-                FROM json_array_elements($9::json) WITH ORDINALITY AS t(e, n)
+                SELECT last.position + n, e->>'id', e->>'at', e->>'run', e->>'fingerprint', e->>'via'
+                FROM json_array_elements($8::json) WITH ORDINALITY AS t(e, n),
+                    (SELECT COALESCE(max(position), -1) AS position FROM \(schema.completedSteps)) last
                 WHERE EXISTS (SELECT 1 FROM fenced)
             ), journal AS (
-                \(insertJournal(from: "$10"))
+                \(insertJournal(from: "$9"))
                 WHERE EXISTS (SELECT 1 FROM fenced)
                 ORDER BY n
             )
@@ -87,7 +90,7 @@ struct StateQueries: Sendable {
         let rows = try await session.query(sql, [
             String(generation), String(state.format), state.app, state.version.text,
             state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt.text,
-            String(completedFrom), Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
+            Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
             state.reverting.map(Self.json), state.plannedWith.map(Self.json),
         ])
         return rows.first.flatMap { $0[0] }.flatMap { Int64($0) }
