@@ -18,13 +18,17 @@ public enum MilepostCLI {
     /// U+10FF80…U+10FFFF, which `fileStore` turns back into that byte.
     public typealias StoreOpener = @Sendable (_ spec: String) throws -> any MilepostStore
 
-    /// The stock opener: a `FileStore` in the directory the spec names, whatever its bytes.
+    /// The stock opener: a `FileStore` in the directory the spec names, whatever its bytes (`main`
+    /// refuses a URL before any opener sees it, unless the scheme is one of its `storeSchemes`).
     public static let fileStore: StoreOpener = { FileStore(path: PathText.filePath($0)) }
 
     /// Parses the process arguments, runs the command with `registry`, and exits with its code.
     /// - parameters:
     ///   - registry: the steps manifests may name; `.standard` has the built-in `exec`, `StepRegistry()` none.
     ///   - store: opens the store for a `--store` value; `fileStore` by default.
+    ///   - storeSchemes: the URL schemes `store` opens (lowercase, without `://`). A `--store` value
+    ///     that starts with any other scheme (`mysql://…`, `x:`) is refused with exit 64 before `store`
+    ///     is called; every other value is a directory path. Empty (the default): directories only.
     ///   - arguments: the command line without the program name; nil for the process arguments.
     ///   - telemetry: exports `run`'s traces and metrics (the stock binary passes OpenTelemetry's,
     ///     `MilepostOTel`); nil exports nothing, though `--metrics-file` still works.
@@ -37,17 +41,17 @@ public enum MilepostCLI {
     /// default and the signals Milepost waits for are unblocked.
     @MainActor
     public static func main(
-        registry: StepRegistry = .standard, store: @escaping StoreOpener = fileStore, arguments: [String]? = nil,
-        telemetry: TelemetryExporter? = nil
+        registry: StepRegistry = .standard, store: @escaping StoreOpener = fileStore, storeSchemes: [String] = [],
+        arguments: [String]? = nil, telemetry: TelemetryExporter? = nil
     ) async -> Never {
         ProcessStart.prepare()
         let arguments = arguments ?? PathText.arguments()
-        let context = CommandContext(registry: registry, openStore: store, telemetry: telemetry)
+        let context = CommandContext(registry: registry, opener: store, storeSchemes: storeSchemes, telemetry: telemetry)
         if let code = PreStart.attempt(arguments, context: context) { exit(code) }
         do {
             var command = try await MilepostCommand.asyncParseAsRoot(arguments)
             if let contextual = command as? any ContextualCommand {
-                try await contextual.run(in: context)
+                try await contextual.start(in: context)
             } else {
                 try command.run()
             }

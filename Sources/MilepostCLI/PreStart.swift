@@ -51,11 +51,12 @@ enum PreStart {
                 maxManifestBytes: values[OptionNames.maxManifestSize].flatMap(ByteCountArgument.init(argument:))?.bytes
                     ?? ManifestLimits.default.maxDocumentBytes)
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
-                  let store = try context.openStore(StoreOptions.spec(values[OptionNames.store])) as? FileStore,
+                  let store = try context.openStore(StoreOptions.spec(values[OptionNames.store], manifest: manifest)) as? FileStore,
                   let head = try store.readStateHeadSynchronously(),
                   let report = Runner(store: store).upToDate(
                       head, at: target, manifest: head.plannedWith.flatMap { inputs.digest(definitionFiles: $0.files) })
             else { return nil }
+            if values[OptionNames.logFormat].flatMap(LogFormat.init(argument:)) == .json { JSONLogHandler.frameStandardError() }
             let format = values[OptionNames.format].flatMap(ReportFormat.init(argument:)) ?? .text
             try MilepostCommand.Run.show(
                 report, format: format, exitCode: ExitStatus.ok.rawValue, signal: nil,

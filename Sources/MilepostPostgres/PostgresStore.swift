@@ -19,9 +19,13 @@ public struct PostgresStore: MilepostStore {
         settings = ConnectionSettings(url: url, schema: schema)
     }
 
-    /// True for the URLs this store takes: `postgres://…` and `postgresql://…`.
+    /// The URL schemes this store takes: `postgres://…` and `postgresql://…`.
+    public static let schemes = ["postgres", "postgresql"]
+
+    /// True for the URLs this store takes: those starting with one of `schemes` and a colon (so
+    /// `postgres:/db` reaches libpq and is refused there, never read as a directory).
     public static func accepts(_ spec: String) -> Bool {
-        spec.hasPrefix("postgres://") || spec.hasPrefix("postgresql://")
+        schemes.contains { spec.hasPrefix("\($0):") }
     }
 
     /// The URL without its password.

@@ -4,7 +4,7 @@ import MilepostPostgres
 
 /// The stock command line, shared by `milepost` and `milepost-otel`: the standard steps with the
 /// PostgreSQL `sql` step, and a store opener for which `postgres://` and `postgresql://` URLs open a
-/// `PostgresStore` and anything else a directory.
+/// `PostgresStore` and a path a directory (any other URL scheme is refused: `storeSchemes`).
 public enum StockCommandLine {
     /// Runs the process's command line and exits; `telemetry` exports `run`'s traces and metrics.
     @MainActor
@@ -14,6 +14,7 @@ public enum StockCommandLine {
             store: { spec -> any MilepostStore in
                 PostgresStore.accepts(spec) ? PostgresStore(url: spec) : try MilepostCLI.fileStore(spec)
             },
+            storeSchemes: PostgresStore.schemes,
             telemetry: telemetry)
     }
 }

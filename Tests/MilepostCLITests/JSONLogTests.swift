@@ -23,6 +23,43 @@ import Testing
         #expect(messages == ["step started", "step succeeded"])
     }
 
+    /// Under `--log-format json` every line of stderr is one JSON object: `run`'s text progress and
+    /// summary, a step's stdout and stderr copied through Milepost (a last line without a newline
+    /// included), a failure's error, and the pre-start fast path's answer (issue 25, item 15).
+    @Test func everyLineOnStderrIsAJSONObject() throws {
+        let work = try WorkDirectory()
+        try work.write(GoldenTests.execSteps([
+            (threshold: "1.1", id: "bar", command: "[sh, -c, 'echo to stdout; echo to stderr >&2; printf unended >&2']"),
+            (threshold: "1.2", id: "breaks", command: "[sh, -c, 'echo boom >&2; exit 3']"),
+        ]), to: "milepost.yaml")
+        func objects(_ stderr: String) throws -> [[String: String]] {
+            try stderr.split(separator: "\n").map { line in
+                try #require(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String], "not one JSON object: \(line)")
+            }
+        }
+        let failed = try work.milepost.run("run", "--to", "1.2", "--log-format", "json")
+        #expect(failed.status == 1, "\(failed.stderr)")
+        let lines = try objects(failed.stderr)
+        let messages = lines.compactMap { $0["message"] }
+        for expected in ["[1/2] 1.1/bar …", "to stdout", "to stderr", "unended", "boom"] {
+            #expect(messages.contains(expected), "\(expected): \(messages)")
+        }
+        #expect(messages.contains { $0.hasPrefix("[2/2] 1.2/breaks FAILED") }, "\(messages)")
+        #expect(lines.allSatisfy { $0["time"] != nil && $0["level"] != nil })
+        #expect(!failed.stderr.contains("\u{1B}["))
+
+        let invalid = try work.milepost.run("run", "--to", "1.2", "--log-format", "json", "--manifest", "missing.yaml")
+        #expect(invalid.status == 66, "\(invalid.stderr)")
+        #expect(try objects(invalid.stderr).contains { $0["level"] == "error" && $0["message"]?.contains("cannot read the manifest") == true })
+
+        try work.write(GoldenTests.execSteps([(threshold: "1.1", id: "bar", command: "['true']")]), to: "milepost.yaml")
+        #expect(try work.milepost.run("baseline", "1.1", "--store", "s").status == 0)
+        let fast = try work.milepost.run("run", "--to", "1.1", "--store", "s", "--log-format", "json")
+        #expect(fast.status == 0, "\(fast.stderr)")
+        let answer = try objects(fast.stderr)
+        #expect(answer.count == 1 && answer.first?["message"]?.hasSuffix("up to date at 1.1") == true, "\(fast.stderr)")
+    }
+
     @Test func aBadLogFormatIsAUsageError() throws {
         let work = try WorkDirectory()
         let result = try work.milepost.run("run", "--to", "1.1", "--log-format", "xml")

@@ -60,49 +60,61 @@ import Testing
         #expect(try LateStepTests.ran(work) == ["one", "two"])
     }
 
-    /// The observable of the fast path: it parses nothing, so a manifest whose variable is unset
-    /// (which the full path refuses with 65) still answers up to date while its bytes are the ones
-    /// planned with; the journal is not touched.
-    static let greeting = "app: demo\nmigrations:\n  \"1.0\":\n    - {name: exec, id: greet, with: {command: [sh, -c, 'echo ${GREETING} >> ran.txt']}}\n"
+    /// The observable of the fast path: it parses nothing and reads only the head of the state
+    /// (`StoredStateHead`), so a `completed` entry without its `fingerprint` — which the full path,
+    /// decoding the whole state, reports as an unreadable state (74) — still answers up to date
+    /// while the manifest's bytes are the ones planned with.
+    static let manifest = "app: demo\nmigrations:\n  \"1.0\":\n    - {name: exec, id: greet, with: {command: [sh, -c, 'echo hi >> ran.txt']}}\n"
+
+    /// Removes the first completed step's fingerprint from `state.json`, keeping everything else.
+    static func breakACompletedEntry(_ work: WorkDirectory) throws {
+        var state = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
+        var completed = try #require(state["completed"] as? [[String: Any]])
+        completed[0]["fingerprint"] = nil
+        state["completed"] = completed
+        let data = try JSONSerialization.data(withJSONObject: state, options: [.prettyPrinted, .sortedKeys])
+        try work.write(String(decoding: data, as: UTF8.self) + "\n", to: ".milepost/state.json")
+    }
 
     @Test func anUnchangedManifestStaysOnTheFastPathAndAnyChangeLeavesIt() throws {
         let work = try WorkDirectory()
-        try work.write(Self.greeting, to: "milepost.yaml")
-        var set = work.milepost
-        set.environment = ["GREETING": "hi"]
-        #expect(try set.run("run", "--to", "1.0").status == 0)
+        try work.write(Self.manifest, to: "milepost.yaml")
+        #expect(try work.milepost.run("run", "--to", "1.0").status == 0)
+        let state = try work.read(".milepost/state.json")
         let journal = try work.read(".milepost/journal.jsonl")
+        try Self.breakACompletedEntry(work)
 
         let fast = try work.milepost.run("run", "--to", "1.0")
         #expect(fast.status == 0, "\(fast.stderr)")
         #expect(fast.stderr == "milepost: demo up to date at 1.0\n")
         #expect(try work.read(".milepost/journal.jsonl") == journal)
 
-        // A comment is a change: the run plans, and so needs the variable.
-        try work.write(Self.greeting + "# a comment\n", to: "milepost.yaml")
+        // A comment is a change: the run plans, and so decodes the whole state.
+        try work.write(Self.manifest + "# a comment\n", to: "milepost.yaml")
         let planned = try work.milepost.run("run", "--to", "1.0")
-        #expect(planned.status == 65, "\(planned.stderr)")
-        #expect(planned.stderr.contains("GREETING"))
-        // Planned with the variable set: nothing to run, and the digest is recorded...
-        let nothing = try set.run("run", "--to", "1.0")
+        #expect(planned.status == 74, "\(planned.stderr)")
+        // Planned against the good state: nothing to run, and the digest is recorded (no journal record)...
+        try work.write(state, to: ".milepost/state.json")
+        let nothing = try work.milepost.run("run", "--to", "1.0")
         #expect(nothing.status == 0, "\(nothing.stderr)")
         #expect(try work.read(".milepost/journal.jsonl") == journal)
         // ...so the next start is fast again.
+        try Self.breakACompletedEntry(work)
         #expect(try work.milepost.run("run", "--to", "1.0").status == 0)
         #expect(try work.read("ran.txt") == "hi\n")
     }
 
     @Test func theEnvFileIsPartOfTheDigest() throws {
         let work = try WorkDirectory()
-        try work.write(Self.greeting, to: "milepost.yaml")
+        try work.write(Self.manifest, to: "milepost.yaml")
         try work.write("GREETING=hi\n", to: "vars.env")
         #expect(try work.milepost.run("run", "--to", "1.0", "--env-file", "vars.env").status == 0)
+        try Self.breakACompletedEntry(work)
         #expect(try work.milepost.run("run", "--to", "1.0", "--env-file", "vars.env").status == 0)
-        // Without the env file the inputs differ: the run plans and misses the variable.
-        #expect(try work.milepost.run("run", "--to", "1.0").status == 65)
-        try work.write("OTHER=1\n", to: "vars.env")
-        let changed = try work.milepost.run("run", "--to", "1.0", "--env-file", "vars.env")
-        #expect(changed.status == 65, "\(changed.stderr)")
+        // Without the env file, or with another one, the inputs differ: the run plans.
+        #expect(try work.milepost.run("run", "--to", "1.0").status == 74)
+        try work.write("GREETING=hello\n", to: "vars.env")
+        #expect(try work.milepost.run("run", "--to", "1.0", "--env-file", "vars.env").status == 74)
         #expect(try work.read("ran.txt") == "hi\n")
     }
 }

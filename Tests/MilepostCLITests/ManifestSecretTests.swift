@@ -86,4 +86,32 @@ import Testing
         #expect(result.stderr.contains("milepost.yaml:2:1: error: unknown key 'secret' in the manifest"), "\(result.stderr)")
         #expect(result.stderr.contains("note: did you mean 'secrets'?"), "\(result.stderr)")
     }
+
+    /// A one-character secret would mask that character everywhere (`e***ited with status 3`) and
+    /// hide nothing: a secret shorter than 6 characters is refused at its declaration or use, by
+    /// `run` before any step and by `validate` (issue 25, item 12).
+    @Test(arguments: ["secrets: [DB_PASSWORD]\n", ""])
+    func aSecretTooShortToMaskIsRefused(declaration: String) throws {
+        let work = try WorkDirectory()
+        let use = declaration.isEmpty ? "${secret:DB_PASSWORD}" : "${DB_PASSWORD}"
+        try work.write(declaration + """
+            migrations:
+              1.0:
+                - {name: exec, id: connect, with: {command: [sh, -c, 'touch ran; echo "$0" >&2; exit 3', '\(use)']}}
+            """, to: "milepost.yaml")
+        for value in ["x", "abcde"] {
+            try work.write("DB_PASSWORD=\(value)\n", to: "prod.env")
+            let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env")
+            #expect(run.status == 65, "\(run.stderr)")
+            #expect(run.stderr.contains("the value of the secret variable 'DB_PASSWORD' is too short to mask (\(value.count) of at least 6 characters)"), "\(run.stderr)")
+            #expect(!run.stderr.contains("***"), "\(run.stderr)")
+            #expect(!work.exists("ran"))
+            let validate = try work.milepost.run("validate", "--env-file", "prod.env")
+            #expect(validate.status == 65 && validate.stderr.contains("too short to mask"), "\(validate.stderr)")
+        }
+        try work.write("DB_PASSWORD=abcdef\n", to: "prod.env")
+        let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env")
+        #expect(run.status == 1 && run.stderr.contains("exited with status 3"), "\(run.stderr)")
+        #expect(run.stderr.contains("***") && !run.stderr.contains("abcdef"), "\(run.stderr)")
+    }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 
-/// `${NAME}`, `${NAME:-default}`, `${NAME:?message}` in `with:` strings, from the environment and
-/// `--env-file`, through the built binary.
+/// `${NAME}`, `${NAME:-default}`, `${NAME:?message}` of declared variables in `with:` strings, from
+/// the environment and `--env-file`, through the built binary.
 @Suite struct ManifestVariableTests {
     static let manifest = """
+        variables: [DB_URL, MODE]
         migrations:
           1.0:
             - name: exec
@@ -37,6 +38,7 @@ import Testing
     @Test func anUnsetRequiredVariableStopsTheRunBeforeAnyStep() throws {
         let work = try WorkDirectory()
         try work.write("""
+            variables: [DB_URL]
             migrations:
               1.0:
                 - name: exec
@@ -49,7 +51,7 @@ import Testing
         let run = try work.milepost.run("run", "--to", "1.0")
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("""
-            milepost.yaml:8:45: error: step 'exec': 'command[3]': variable 'DB_URL' is not set: set DB_URL to the database
+            milepost.yaml:9:45: error: step 'exec': variable 'DB_URL' is not set: set DB_URL to the database
             """), "\(run.stderr)")
         #expect(!work.exists("first-ran"))
         #expect(!work.exists(".milepost/state.json"))
@@ -68,7 +70,7 @@ import Testing
         let document = try ReliabilityFixture.object(checked.stdout)
         let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.count == 1)
-        #expect(diagnostics.first?["line"] as? Int == 6)
+        #expect(diagnostics.first?["line"] as? Int == 7)
         #expect(diagnostics.first?["column"] as? Int == 56)
         #expect((diagnostics.first?["message"] as? String)?.contains("variable 'DB_URL' is not set") == true)
         try work.write("DB_URL=x\n", to: "prod.env")
@@ -77,10 +79,10 @@ import Testing
 
     @Test func malformedReferencesAndEnvFilesAreLocatedErrors() throws {
         let work = try WorkDirectory()
-        try work.write("migrations:\n  1.0: [{name: exec, with: {command: [echo, '${DB_URL']}}]\n", to: "milepost.yaml")
+        try work.write("variables: [DB_URL]\nmigrations:\n  1.0: [{name: exec, with: {command: [echo, '${DB_URL']}}]\n", to: "milepost.yaml")
         let syntax = try work.milepost.run("validate")
         #expect(syntax.status == 65)
-        #expect(syntax.stderr.contains("milepost.yaml:2:45: error: step 'exec': 'command[1]': '${' without a closing '}'"), "\(syntax.stderr)")
+        #expect(syntax.stderr.contains("milepost.yaml:3:45: error: step 'exec': 'command[1]': '${' without a closing '}'"), "\(syntax.stderr)")
 
         try work.write("migrations:\n  1.0: [{name: exec, with: {command: [echo]}}]\n", to: "milepost.yaml")
         try work.write("OK=1\nnot an entry\n", to: "bad.env")
@@ -89,5 +91,82 @@ import Testing
         #expect(badFile.stderr.contains("bad.env:2:1: error: expected NAME=value"), "\(badFile.stderr)")
         let missing = try work.milepost.run("run", "--to", "1.0", "--env-file", "nope.env")
         #expect(missing.status == 66, "\(missing.stderr)")
+    }
+
+    /// Shell text in a step passes through unchanged: `${x:-none}` is the shell's, because `x` is no
+    /// declared variable; a declared one beside it is substituted, and `validate` says which is which
+    /// (issue 25, item 9).
+    @Test func shellTextIsKeptAndValidateSaysWhatIsSubstituted() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            variables: [GREETING]
+            migrations:
+              1.0:
+                - {name: exec, id: shell, with: {command: [sh, -c, 'x=1; echo "${x:-none} $0" > out.txt', '${GREETING}']}}
+            """, to: "milepost.yaml")
+        let run = try MilepostBinary(directory: work.path, environment: ["GREETING": "hello", "x": "env"]).run("run", "--to", "1.0")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try work.read("out.txt") == "1 hello\n")
+        let validate = try work.milepost.run("validate")
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(validate.stdout.contains("milepost.yaml: substitutes ${GREETING}; keeps ${x:-none} as written for the step's shell"), "\(validate.stdout)")
+        let json = try ReliabilityFixture.object(try work.milepost.run("validate", "--format", "json").stdout)
+        #expect(json["substituted_variables"] as? [String] == ["GREETING"])
+        #expect(json["kept_for_shell"] as? [String] == ["${x:-none}"])
+    }
+
+    /// A manifest written before the rule changed (no `variables:`) gets a warning from `validate`
+    /// at each `${NAME}` it now keeps for the shell; `variables: []` says it means none.
+    @Test func anUndeclaredVariableIsAWarningInAManifestWithoutVariables() throws {
+        let work = try WorkDirectory()
+        try work.write("migrations:\n  1.0: [{name: exec, with: {command: [echo, '${DB_URL}']}}]\n", to: "milepost.yaml")
+        let validate = try work.milepost.run("validate", "--strict")
+        #expect(validate.status == 65, "\(validate.stderr)")
+        #expect(validate.stderr.contains("milepost.yaml:2:45: warning: '${DB_URL}' is kept as written for the step's shell"), "\(validate.stderr)")
+        try work.write("variables: []\nmigrations:\n  1.0: [{name: exec, with: {command: [echo, '${DB_URL}']}}]\n", to: "milepost.yaml")
+        #expect(try work.milepost.run("validate", "--strict").status == 0)
+    }
+
+    /// A variable only a completed step uses is not needed by a later run or a revert: only the
+    /// steps a command runs (or reverts) need their variables; `validate` still checks every step
+    /// (issue 25, item 10).
+    @Test func aVariableOfACompletedStepIsNotRequiredLater() throws {
+        let work = try WorkDirectory()
+        let first = """
+            variables: [DB_PASSWORD]
+            migrations:
+              1.5:
+                - name: exec
+                  id: seed
+                  with: {command: [sh, -c, 'echo "$0" > seed.txt', '${DB_PASSWORD}']}
+                  revert: {command: [sh, -c, 'rm seed.txt', '${DB_PASSWORD}']}
+
+            """
+        try work.write(first, to: "milepost.yaml")
+        let seeded = try MilepostBinary(directory: work.path, environment: ["DB_PASSWORD": "s3cret-pw"]).run("run", "--to", "1.5")
+        #expect(seeded.status == 0, "\(seeded.stderr)")
+        try work.write(first + """
+              2.0:
+                - {name: exec, id: later, with: {command: [touch, later]}, revert: {command: [rm, later]}}
+                - {name: exec, id: needs, with: {command: [sh, -c, 'echo "$0" > needs.txt', '${DB_PASSWORD:-unset}']}, revert: {command: [rm, needs.txt]}}
+            """, to: "milepost.yaml")
+        let later = try work.milepost.run("run", "--to", "2.0")
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(work.exists("later") && (try? work.read("needs.txt")) == "unset\n")
+        let revert = try work.milepost.run("revert", "--to", "1.5")
+        #expect(revert.status == 0, "\(revert.stderr)")
+        #expect(!work.exists("later"))
+        // A step that runs still needs its variable: exit 65 before anything runs.
+        let again = try work.milepost.run("run", "--to", "2.0")
+        #expect(again.status == 0, "\(again.stderr)")
+        let revertAll = try work.milepost.run("revert", "--to", "1.0")
+        #expect(revertAll.status == 65, "\(revertAll.stderr)")
+        #expect(revertAll.stderr.contains("milepost.yaml:7:49: error: step 'exec': variable 'DB_PASSWORD' is not set"), "\(revertAll.stderr)")
+
+        #expect(work.exists("seed.txt") && work.exists("later"))
+        // validate, given the values to check, still reports every unset variable.
+        try work.write("OTHER=1\n", to: "empty.env")
+        let validate = try work.milepost.run("validate", "--env-file", "empty.env")
+        #expect(validate.status == 65 && validate.stderr.contains("variable 'DB_PASSWORD' is not set"), "\(validate.stderr)")
     }
 }

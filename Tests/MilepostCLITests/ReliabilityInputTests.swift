@@ -55,6 +55,26 @@ import Testing
         #expect(!work.exists(".milepost/state.json"))
     }
 
+    /// The steps under a threshold that is not a version are still checked: every mistake of the
+    /// file is reported at once (issue 25, item 11).
+    @Test func validateReportsTheStepsUnderAnInvalidThresholdToo() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            migrations:
+              1.0: [{name: exec, id: a, with: {command: ["true"]}}]
+              1.x:
+                - {name: exce, id: b}
+                - {name: exec, id: c, with: {comand: ["true"]}}
+              2.0: [{name: exec, id: d, idempotent: maybe, with: {command: ["true"]}}]
+            """, to: "milepost.yaml")
+        let validate = try work.milepost.run("validate")
+        #expect(validate.status == 65, "\(validate.stderr)")
+        for line in [3, 4, 5, 6] {
+            #expect(validate.stderr.contains("milepost.yaml:\(line):"), "line \(line): \(validate.stderr)")
+        }
+        #expect(validate.stderr.contains("milepost.yaml: 4 errors"), "\(validate.stderr)")
+    }
+
     // MARK: - exec arguments and environment
 
     @Test(arguments: [

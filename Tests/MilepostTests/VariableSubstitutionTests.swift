@@ -2,13 +2,16 @@
 import Testing
 
 @Suite struct VariableSubstitutionTests {
-    private func substitute(_ text: String, _ values: [String: String]) throws -> String {
-        try VariableSubstitution.substitute(VariableSubstitution.parse(text), values: values)
+    /// The variables the tests' manifests declare.
+    static let declared: Set<String> = ["HOST", "PORT", "EMPTY", "DB", "A", "X", "MILEPOST_STEP"]
+
+    private func substitute(_ text: String, _ values: [String: String], declared: Set<String> = declared) throws -> String {
+        try VariableSubstitution.substitute(VariableSubstitution.parse(text, declared: declared), values: values)
     }
 
-    private func problem(_ text: String, _ values: [String: String] = [:]) -> String? {
+    private func problem(_ text: String, _ values: [String: String] = [:], declared: Set<String> = declared) -> String? {
         do {
-            _ = try substitute(text, values)
+            _ = try substitute(text, values, declared: declared)
             return nil
         } catch {
             return (error as? VariableSubstitution.Problem)?.message
@@ -33,6 +36,17 @@ import Testing
             == "${MILEPOST_RESUME_CURSOR:-0} ${MILEPOST_STEP}")
     }
 
+    /// Only declared variables are substituted: any other `${…}` is the shell's, kept as written
+    /// however it is formed, and never an error (issue 25, item 9).
+    @Test func undeclaredReferencesAreKeptAsWritten() throws {
+        #expect(try substitute("x=1; echo ${x:-none} ${#list[@]} ${x/a/b} ${HOST}", ["x": "2", "HOST": "db"], declared: ["HOST"])
+            == "x=1; echo ${x:-none} ${#list[@]} ${x/a/b} db")
+        #expect(try substitute("${HOST}", ["HOST": "db"], declared: []) == "${HOST}")
+        #expect(try substitute("${OPEN unclosed", [:], declared: []) == "${OPEN unclosed")
+        #expect(try substitute("${secret:HOST}", ["HOST": "db"], declared: []) == "db")  // declares itself
+        #expect(try VariableSubstitution.parse("a ${x:-none} b", declared: []) == [.text("a "), .shell("${x:-none}"), .text(" b")])
+    }
+
     @Test func unsetVariablesAreErrors() {
         #expect(problem("${DB}") == "variable 'DB' is not set (write ${DB:-} for an empty default)")
         #expect(problem("${DB:?set DB to the database URL}") == "variable 'DB' is not set: set DB to the database URL")
@@ -41,8 +55,8 @@ import Testing
 
     @Test func malformedReferencesAreErrors() {
         #expect(problem("${DB") == "'${' without a closing '}'")
-        #expect(problem("${1X}") == "invalid variable name in '${1X}': use letters, digits and '_', not starting with a digit")
-        #expect(problem("${}") == "invalid variable name in '${}': use letters, digits and '_', not starting with a digit")
+        #expect(problem("${secret:1X}") == "invalid variable name in '${secret:1X}': use letters, digits and '_', not starting with a digit")
+        #expect(problem("${1X}") == nil && problem("${}") == nil)  // no declared variable: the shell's
         #expect(problem("${A:x}") == "invalid '${A:x}': write ${NAME}, ${NAME:-default}, ${NAME:?message} or ${secret:NAME}")
         #expect(problem("${A-b}") == "invalid '${A-b}': write ${NAME}, ${NAME:-default}, ${NAME:?message} or ${secret:NAME}")
     }

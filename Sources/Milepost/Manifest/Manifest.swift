@@ -23,6 +23,11 @@ public struct Manifest: Sendable {
     /// The digest of what its plans depend on besides the state: its bytes, the env file its
     /// variables read (`ManifestVariables.envFile`) and its steps' definition files.
     public internal(set) var digest = ManifestDigest(digest: "", files: [])
+    /// The declared variables (`variables:`, `secrets:`, `${secret:…}`) its steps and hooks use, once
+    /// each, in order of first use: what it substitutes.
+    public internal(set) var substitutedVariables: [String] = []
+    /// Each other `${…}` of its strings, once each: kept as written for the step's shell.
+    public internal(set) var shellReferences: [String] = []
 
     /// The directory relative paths in the manifest are resolved against.
     public var directory: String { source.directory }
@@ -80,7 +85,27 @@ public struct Manifest: Sendable {
             for file in step.definitionFiles where !files.contains(where: { $0.name == file.name }) { files.append(file) }
         }
         manifest.digest = .of(manifest: source.bytes, envFile: variables?.envFile?.bytes, files: files)
+        let uses = decoder.uses.uses(since: 0)
+        var seen: Set<String> = []
+        manifest.substitutedVariables = uses.compactMap(\.name).filter { seen.insert("v" + $0).inserted }
+        manifest.shellReferences = uses.filter { $0.outcome == .shell }.map(\.written).filter { seen.insert("s" + $0).inserted }
         return manifest
+    }
+
+    /// Refuses to run `steps` while a variable one of them uses is unset, with the hooks around them
+    /// when `hooks` is true and there are steps: a variable only a step that does not run uses (one
+    /// that completed long ago) is not needed.
+    /// - throws: `ManifestError.invalid` with an error at each unset use.
+    public func requireVariables(of steps: [ManifestStep], hooks: Bool = true) throws(ManifestError) {
+        let hookSteps = hooks && !steps.isEmpty ? ManifestHooks.Phase.allCases.flatMap { self.hooks[$0] } : []
+        let unset = (steps + hookSteps).flatMap(\.unsetVariables)
+        if !unset.isEmpty { throw .invalid(unset, source: source) }
+    }
+
+    /// An error at each unset use of a declared variable in any step or hook (`validate`, `plan` and
+    /// `status` given values report them all).
+    public var unsetVariables: [Diagnostic] {
+        (steps + ManifestHooks.Phase.allCases.flatMap { hooks[$0] }).flatMap(\.unsetVariables)
     }
 
     /// The late-step policy of `step`: its own `late:`, else `.run` for a labelled step (one that

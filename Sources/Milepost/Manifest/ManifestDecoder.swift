@@ -11,6 +11,8 @@ struct ManifestDecoder {
         var upgradeFrom: Version?
         var stops: [Version] = []
         var hooks = ManifestHooks()
+        /// The manifest has a `variables:` key (even an empty one).
+        var declaresVariables = false
     }
 
     let file: String
@@ -21,6 +23,8 @@ struct ManifestDecoder {
     let variables: ManifestVariables?
     /// The values of secret variables, filled while decoding.
     let secrets = SecretValues()
+    /// The declared variables and every `${…}` met, filled while decoding.
+    let uses = VariableUses()
     /// Decodes `with:`, substituting `${…}` (see `ManifestVariables`).
     let parameterDecoder: YAMLNodeDecoder
     private(set) var diagnostics: [Diagnostic] = []
@@ -30,10 +34,10 @@ struct ManifestDecoder {
         self.directory = ManifestSource(path: file, bytes: []).directory
         self.registry = registry
         self.variables = variables
-        self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables, secrets: secrets))
+        self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables, secrets: secrets, uses: uses))
     }
 
-    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "hooks"]
+    static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "variables", "hooks"]
     static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert", "labels", "when"]
 
     // MARK: - Document
@@ -45,7 +49,12 @@ struct ManifestDecoder {
         }
         var contents = Contents(steps: [])
         var sawMigrations = false
-        if let secrets = root["secrets"] { secretNames(secrets) }  // before the steps that use them
+        // Declared before the steps that use them.
+        if let variables = root["variables"] {
+            contents.declaresVariables = true
+            variableNames(variables)
+        }
+        if let secrets = root["secrets"] { secretNames(secrets) }
         for (key, value) in root.pairs {
             switch key.scalar {
             case "app": contents.app = string(value, what: "'app'")
@@ -57,7 +66,7 @@ struct ManifestDecoder {
             case "upgrade_from":
                 contents.upgradeFrom = string(value, what: "'upgrade_from'").flatMap { version($0, at: value) }
             case "stops": contents.stops = stops(value)
-            case "secrets": continue
+            case "secrets", "variables": continue
             case "hooks": contents.hooks = hooks(value)
             case let name? where name.hasPrefix("x-"): continue  // an extension key: a place for anchors
             default: unknownKey(key, known: Self.topLevelKeys, in: "the manifest")
@@ -65,6 +74,7 @@ struct ManifestDecoder {
         }
         if !sawMigrations { error("missing the required key 'migrations'", at: root.location) }
         checkReplaces(contents.steps)
+        if !contents.declaresVariables { warnAboutUndeclaredVariables() }
         return contents
     }
 
@@ -78,7 +88,12 @@ struct ManifestDecoder {
         var thresholds: [(version: Version, steps: [ManifestStep])] = []
         var seen: [Version: (text: String, location: SourceLocation)] = [:]
         for (key, value) in node.pairs {
-            guard let text = key.scalar, let threshold = version(text, at: key) else { continue }
+            guard let text = key.scalar else { continue }
+            guard let threshold = version(text, at: key) else {
+                // Its steps are still decoded, under a stand-in version, to report their errors too.
+                _ = steps(value, threshold: .zero, thresholdText: text)
+                continue
+            }
             if let first = seen[threshold] {
                 error("threshold '\(text)' is the same version as '\(first.text)'", at: key.location,
                       notes: [.init("'\(first.text)' is defined here", at: first.location)])
@@ -144,6 +159,7 @@ struct ManifestDecoder {
                   notes: suggestion.map { [.init("did you mean '\($0)'?")] } ?? [])
             return nil
         }
+        let mark = uses.count
         let parameters: any Sendable
         do {
             parameters = try definition.decodeParameters(fields.with, parameterDecoder)
@@ -160,6 +176,10 @@ struct ManifestDecoder {
         guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
         let files = (parameters as? any DefinitionFileParameters)?.definitionFiles
             .map { DefinitionFile(name: $0, directory: directory) } ?? []
+        let unsetVariables = uses.uses(since: mark).compactMap { use -> Diagnostic? in
+            guard case .unset(let message) = use.outcome else { return nil }
+            return Diagnostic(.error, "step '\(name)': \(message)", file: file, at: use.location)
+        }
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
@@ -171,7 +191,8 @@ struct ManifestDecoder {
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision, files: files),
-            definitionFiles: files, definition: definition, parameters: parameters, revert: revert, secrets: secrets)
+            definitionFiles: files, definition: definition, parameters: parameters, revert: revert, secrets: secrets,
+            unsetVariables: unsetVariables)
     }
 
     private struct StepFields {
@@ -235,7 +256,52 @@ struct ManifestDecoder {
         }
     }
 
-    // MARK: - Secrets
+    // MARK: - Variables and secrets
+
+    /// `variables:`: the names of the variables whose `${…}` is substituted.
+    private mutating func variableNames(_ node: YAMLNode) {
+        guard node.kind == .sequence else {
+            error("'variables' is a list of variable names", at: node)
+            return
+        }
+        for element in node.elements {
+            guard let name = string(element, what: "a variable's name") else { continue }
+            declare(name, at: element)
+        }
+    }
+
+    /// Declares `name` a variable; false (with an error) when it is not a name Milepost substitutes.
+    @discardableResult
+    private mutating func declare(_ name: String, at node: YAMLNode) -> Bool {
+        guard VariableSubstitution.isName(name) else {
+            error(VariableSubstitution.invalidName("'\(name)'"), at: node)
+            return false
+        }
+        guard !name.hasPrefix(VariableSubstitution.stepVariablePrefix) else {
+            error("'\(name)' is a variable Milepost sets for the step, which its shell expands; it cannot be declared", at: node)
+            return false
+        }
+        uses.declare(name)
+        return true
+    }
+
+    /// In a manifest without `variables:` (written before only declared variables were
+    /// substituted), a warning at each `${NAME}`, `${NAME:-…}` or `${NAME:?…}` kept for the shell.
+    private mutating func warnAboutUndeclaredVariables() {
+        for use in uses.uses(since: 0) where use.outcome == .shell {
+            let inside = use.written.dropFirst(2).dropLast()
+            let name = inside.prefix(while: VariableSubstitution.isNameCharacter)
+            let operation = inside.dropFirst(name.count)
+            guard VariableSubstitution.isName(String(name)), !name.hasPrefix(VariableSubstitution.stepVariablePrefix),
+                  operation.isEmpty || operation.hasPrefix(":-") || operation.hasPrefix(":?") else { continue }
+            diagnostics.append(Diagnostic(
+                .warning,
+                "'\(use.written)' is kept as written for the step's shell: Milepost substitutes only the variables "
+                    + "declared under 'variables:' or 'secrets:'; declare \(name) there to substitute it when the "
+                    + "manifest is loaded, or write 'variables: []' to say the manifest substitutes none",
+                file: file, at: use.location))
+        }
+    }
 
     /// `secrets:`: the names of the variables whose values are secrets.
     private mutating func secretNames(_ node: YAMLNode) {
@@ -244,12 +310,13 @@ struct ManifestDecoder {
             return
         }
         for element in node.elements {
-            guard let name = string(element, what: "a secret's name") else { continue }
-            guard VariableSubstitution.isName(name) else {
-                error(VariableSubstitution.invalidName("'\(name)'"), at: element)
-                continue
+            guard let name = string(element, what: "a secret's name"), declare(name, at: element) else { continue }
+            guard let value = variables?.values[name] else { continue }
+            if let problem = SecretValues.unmaskable(value, name: name) {
+                error(problem, at: element)
+            } else {
+                secrets.insert(value)
             }
-            if let value = variables?.values[name] { secrets.insert(value) }
         }
     }
 

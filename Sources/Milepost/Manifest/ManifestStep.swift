@@ -52,13 +52,16 @@ public final class ManifestStep: Sendable {
     public var hasRevert: Bool { revert != nil }
     /// The manifest's secret values (one object shared by its steps).
     let secrets: SecretValues
+    /// An error for each `${…}` of a declared variable that is unset, in `with:` or `revert:`: the
+    /// step cannot run (or revert) until it is set (`Manifest.requireVariables(of:)`); other steps can.
+    public let unsetVariables: [Diagnostic]
 
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
         idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil,
-        labels: [String] = [], when: StepCondition? = nil, location: SourceLocation, fingerprint: String, definitionFiles: [DefinitionFile] = [],
-        definition: StepDefinition,
-        parameters: any Sendable, revert: StepRevert? = nil, secrets: SecretValues
+        labels: [String] = [], when: StepCondition? = nil, location: SourceLocation, fingerprint: String,
+        definitionFiles: [DefinitionFile] = [], definition: StepDefinition, parameters: any Sendable, revert: StepRevert? = nil,
+        secrets: SecretValues, unsetVariables: [Diagnostic] = []
     ) {
         self.id = id
         self.threshold = threshold
@@ -80,5 +83,6 @@ public final class ManifestStep: Sendable {
         self.parameters = parameters
         self.revert = revert
         self.secrets = secrets
+        self.unsetVariables = unsetVariables
     }
 }

@@ -65,6 +65,7 @@ extension Runner {
             try await locked.append([started, journal.blocked(by: interrupted, from: plan.from, to: target)])
             return report(.blocked, interrupted: interrupted)
         }
+        try manifest.requireVariables(of: plan.steps, hooks: false)  // before anything is written
         current.app = manifest.app ?? current.app
         current.reverting = UnfinishedRevert(to: target, run: current.reverting?.run ?? journal.run, since: current.reverting?.since ?? Timestamp.now())
         current.updatedAt = Timestamp.now()

@@ -186,7 +186,9 @@ public struct Runner: Sendable {
         _ manifest: Manifest, state: StoredState?, lockHolder: LockHolder?, to target: Version
     ) async throws -> RunReport {
         let plan = try await plan(manifest, state: state, to: target, lockHolder: lockHolder)
-        let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decide(plan, state: state, manifest: manifest) {
+        let decision = decide(plan, state: state, manifest: manifest)
+        if case .run(let steps) = decision { try manifest.requireVariables(of: steps) }
+        let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decision {
         case .downgrade: (options.allowDowngrade ? .downgradeAllowed : .downgradeRefused, nil)
         case .stopRequired: (.stopRequired, nil)
         case .lateRefused: (.lateRefused, nil)
@@ -266,6 +268,7 @@ public struct Runner: Sendable {
             }
             return report(.upToDate)
         case .run(let steps):
+            try manifest.requireVariables(of: steps)  // before anything is written
             var current = state ?? StoredState(app: manifest.app, version: plan.from, updatedAt: Timestamp.now())
             current.app = manifest.app ?? current.app
             try await locked.append([started])

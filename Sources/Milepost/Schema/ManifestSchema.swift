@@ -55,6 +55,11 @@ public struct ManifestSchema: Sendable {
                 ])),
                 ("baseline", Self.versionSchema.setting(
                     "description", .string("The version assumed when no state exists (default 0)."))),
+                ("variables", .object([
+                    ("description", .string("The variables whose ${NAME} in with: strings is substituted when the manifest is loaded; any other ${…} is kept for the step's shell.")),
+                    ("type", .string("array")),
+                    ("items", .object([("type", .string("string")), ("pattern", .string("^[A-Za-z_][A-Za-z0-9_]*$"))])),
+                ])),
                 ("secrets", .object([
                     ("description", .string("Variables whose values are secrets: masked as *** in the state, the journal, logs and output.")),
                     ("type", .string("array")),

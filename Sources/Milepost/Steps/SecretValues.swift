@@ -9,6 +9,20 @@ final class SecretValues: Sendable {
 
     init() {}
 
+    /// The fewest characters a secret value may have: a shorter one (`x`, `abc`) would mask that text
+    /// wherever it occurs — in every word of every message and output — and hide nothing.
+    static let minimumLength = 6
+
+    /// Why the value of the secret variable `name` cannot be masked (it is shorter than
+    /// `minimumLength`), worded for a manifest author; nil when it can, or is empty (nothing to mask).
+    /// The value itself is never in the message.
+    static func unmaskable(_ value: String, name: String) -> String? {
+        guard !value.isEmpty, value.count < minimumLength else { return nil }
+        return "the value of the secret variable '\(name)' is too short to mask (\(value.count) of at least "
+            + "\(minimumLength) characters): masking it would hide that text everywhere and protect nothing; "
+            + "give it a longer value, or, if it need not be hidden, do not declare it a secret"
+    }
+
     /// Adds a value to mask (an empty one is ignored).
     func insert(_ value: String) {
         guard !value.isEmpty else { return }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct Baseline: ContextualCommand {
+    struct Baseline: ContextualCommand, LoggingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record VERSION as reached without running anything (steps at or below it never run).",
             discussion: """

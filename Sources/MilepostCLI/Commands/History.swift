@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct History: ContextualCommand {
+    struct History: ContextualCommand, LoggingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the journal: every run and step, newest last.",
             discussion: """

@@ -4,7 +4,7 @@ import Milepost
 import MilepostSystem
 
 extension MilepostCommand {
-    struct Lock: ContextualCommand {
+    struct Lock: ContextualCommand, LoggingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write milepost.lock: each step's id and fingerprint, for `validate --locked` in CI.",
             discussion: """

@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct PlanCommand: ContextualCommand {
+    struct PlanCommand: ContextualCommand, LoggingCommand {
         static let configuration = CommandConfiguration(
             commandName: "plan",
             abstract: "Show which steps a run to --to would run, and why the others would not. Writes nothing.",
@@ -38,13 +38,13 @@ extension MilepostCommand {
         func run(in context: CommandContext) async throws {
             try await reportingFailures {
                 let target = try target.required()
-                let loaded = try manifest.load(in: context, variables: try variables.forChecking)
+                let loaded = try manifest.load(in: context, variables: try variables.forChecking, requiringAll: true)
                 var options = RunOptions()
                 options.labels = try labels.expression
                 let plan = if let from {
                     Planner.plan(loaded, state: nil, from: from, origin: .given, to: target, scope: PlanScope(labels: options.labels))
                 } else {
-                    try await Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
+                    try await Runner(store: try store.open(in: context, manifest: try manifest.named), options: options, logger: logging.makeLogger())
                         .plan(loaded, to: target)
                 }
                 switch format {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct Resolve: ContextualCommand {
+    struct Resolve: ContextualCommand, LoggingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Clear an interrupted or failed step by hand.",
             discussion: """

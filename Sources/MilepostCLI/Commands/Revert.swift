@@ -3,7 +3,7 @@ import Glibc
 import Milepost
 
 extension MilepostCommand {
-    struct Revert: ContextualCommand {
+    struct Revert: ContextualCommand, LoggingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Undo the completed steps above --to, newest first, then store --to.",
             discussion: """
@@ -49,7 +49,7 @@ extension MilepostCommand {
                 if format != .json { options.onProgress = progress.handle }
                 let ticker = format != .json ? Task { await progress.tick() } : nil
                 defer { ticker?.cancel() }
-                let runner = Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
+                let runner = Runner(store: try store.open(in: context, manifest: try manifest.named), options: options, logger: logging.makeLogger())
                 let (manifest, variables) = (manifest, variables)
                 let (report, signal) = try await SignalCancellation.run {
                     try await runner.revert(to: target) { try manifest.load(in: context, variables: try variables.forRunning) }

@@ -4,7 +4,7 @@ import Milepost
 import Tracing
 
 extension MilepostCommand {
-    struct Run: ContextualCommand {
+    struct Run: ContextualCommand, LoggingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run every pending step up to --to, once, with a checkpoint per step.",
             discussion: """
@@ -69,7 +69,7 @@ extension MilepostCommand {
                 let ticker = format != .json ? Task { await progress.tick() } : nil
                 defer { ticker?.cancel() }
                 // The store first: a store that cannot be opened starts no exporter.
-                let opened = try store.open(in: context)
+                let opened = try store.open(in: context, manifest: try manifest.named)
                 let observability = RunObservability.start(metricsFile: metricsFile, exporter: context.telemetry)
                 let runner = Runner(
                     store: opened, options: options, logger: logging.makeLogger(metadataProvider: observability.logMetadata))

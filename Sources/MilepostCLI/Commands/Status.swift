@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct Status: ContextualCommand {
+    struct Status: ContextualCommand, LoggingCommand {
         /// The exit code of `status --check` when something is pending for --to.
         static let notReady = ExitStatus.notReady.rawValue
 
@@ -36,10 +36,10 @@ extension MilepostCommand {
         func run(in context: CommandContext) async throws {
             try await reportingFailures {
                 let target: Version? = check ? try target.required() : try target.resolved()
-                let loaded = try check || manifest.isAvailable ? try manifest.load(in: context, variables: try variables.forChecking) : nil
+                let loaded = try check || manifest.isAvailable ? try manifest.load(in: context, variables: try variables.forChecking, requiringAll: true) : nil
                 var options = RunOptions()
                 options.labels = try labels.expression
-                let runner = Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
+                let runner = Runner(store: try store.open(in: context, manifest: try manifest.named), options: options, logger: logging.makeLogger())
                 let report = try await runner.status(manifest: loaded, to: target)
                 let hint = CommandHint(store: store.store, manifest: manifest.manifest)
                 let advice = StatusAdvice(report, hint: hint, target: target)

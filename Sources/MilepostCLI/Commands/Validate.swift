@@ -3,7 +3,7 @@ import Milepost
 import MilepostSystem
 
 extension MilepostCommand {
-    struct Validate: ContextualCommand {
+    struct Validate: ContextualCommand, LoggingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a manifest: YAML, versions, step names and their parameters. Writes nothing.",
             discussion: """
@@ -49,10 +49,12 @@ extension MilepostCommand {
                 } catch ManifestError.invalid(let found, let foundSource) {
                     (diagnostics, source) = (found, foundSource)
                 }
+                // With --env-file, every unset variable, whichever step uses it (run asks only for its steps').
+                if let loaded { diagnostics += loaded.unsetVariables }
                 if let loaded, strict { diagnostics += loaded.unusedSteps(in: context.registry) }
                 if let loaded, locked { diagnostics += Self.lockFindings(loaded, path: lock.path(manifest: loaded.source.path)) }
                 if let loaded, let store {
-                    let runner = Runner(store: try context.openStore(StoreOptions.spec(store)), logger: logging.makeLogger())
+                    let runner = Runner(store: try context.openStore(StoreOptions.spec(store, manifest: nil)), logger: logging.makeLogger())
                     diagnostics += StoreAudit.findings(try await runner.status(manifest: loaded, to: nil), manifest: loaded)
                 }
                 let failing = diagnostics.filter { $0.severity == .error || strict }
@@ -60,8 +62,9 @@ extension MilepostCommand {
                 switch format {
                 case .json:
                     try JSONOutput.print(ValidateDocument(
-                        manifest: source.path, store: store, lockFile: locked ? loaded.map { lock.path(manifest: $0.source.path) } : nil,
+                        manifest: source.path, store: store.map(URLPassword.removed(from:)), lockFile: locked ? loaded.map { lock.path(manifest: $0.source.path) } : nil,
                         valid: failing.isEmpty, strict: strict, steps: stepCount,
+                        substitutedVariables: loaded?.substitutedVariables ?? [], keptForShell: loaded?.shellReferences ?? [],
                         diagnostics: diagnostics.map(DiagnosticDocument.init)))
                 case .markdown:
                     Terminal.out(ValidationMarkdown.render(
@@ -80,9 +83,22 @@ extension MilepostCommand {
                     } else {
                         Terminal.out("\(source.path): ok, \(counted(stepCount, "step"))\(warned)")
                     }
+                    if let loaded, let line = Self.substitutions(loaded) { Terminal.out("\(source.path): \(line)") }
                 }
                 if !failing.isEmpty { throw ExitStatus.invalidManifest.exit }
             }
+        }
+
+        /// What the manifest substitutes when it is loaded, and what it keeps for the steps' shells;
+        /// nil when its strings have no `${…}`.
+        static func substitutions(_ manifest: Manifest) -> String? {
+            let parts = [
+                manifest.substitutedVariables.isEmpty ? nil
+                    : "substitutes " + manifest.substitutedVariables.map { "${\($0)}" }.joined(separator: ", "),
+                manifest.shellReferences.isEmpty ? nil
+                    : "keeps " + manifest.shellReferences.joined(separator: ", ") + " as written for the step's shell",
+            ].compactMap { $0 }
+            return parts.isEmpty ? nil : parts.joined(separator: "; ").escapingControlCharacters()
         }
 
         /// What `--locked` finds: the lock file's own errors, then the manifest checked against it.

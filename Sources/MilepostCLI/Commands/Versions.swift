@@ -2,7 +2,7 @@ import ArgumentParser
 import Milepost
 
 extension MilepostCommand {
-    struct Versions: ContextualCommand {
+    struct Versions: ContextualCommand, LoggingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the versions the store reached, oldest first.",
             discussion: """

@@ -3,7 +3,7 @@ import Milepost
 import MilepostSystem
 
 extension MilepostCommand {
-    struct Wait: ContextualCommand {
+    struct Wait: ContextualCommand, LoggingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Wait until another runner has brought the store to --to. Runs nothing, writes nothing.",
             discussion: """

@@ -45,10 +45,16 @@ struct ManifestOptions: ParsableArguments {
     }
 
     /// Loads the manifest, substituting `variables` into `with:` strings (nil: only checks their syntax).
-    func load(in context: CommandContext, variables: ManifestVariables? = nil) throws -> Manifest {
+    /// `requiringAll`: an unset variable is an error wherever it is used (`plan`, `status`); without
+    /// it, only for the steps a run or revert runs (`Manifest.requireVariables(of:)`, by the runner).
+    func load(in context: CommandContext, variables: ManifestVariables? = nil, requiringAll: Bool = false) throws -> Manifest {
         var limits = ManifestLimits.default
         limits.maxDocumentBytes = maxManifestSize.bytes
-        return try Manifest.load(
+        let manifest = try Manifest.load(
             path: PathText.filePath(try path), registry: context.registry, limits: limits, variables: variables)
+        if requiringAll, !manifest.unsetVariables.isEmpty {
+            throw ManifestError.invalid(manifest.unsetVariables, source: manifest.source)
+        }
+        return manifest
     }
 }

@@ -51,6 +51,18 @@ struct LoggingOptions: ParsableArguments {
         logger.logLevel = logLevel
         return logger
     }
+
+    /// Under `--log-format json`, makes every line of stderr one JSON object from now on
+    /// (`JSONLogHandler.frameStandardError`), not only the log records.
+    func frameStandardError() {
+        if logFormat == .json { JSONLogHandler.frameStandardError() }
+    }
+}
+
+/// A command with `--log-level` and `--log-format`: `MilepostCLI.main` frames stderr as its
+/// `--log-format` says before the command runs.
+protocol LoggingCommand {
+    var logging: LoggingOptions { get }
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

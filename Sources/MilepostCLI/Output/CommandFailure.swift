@@ -58,13 +58,15 @@ enum CommandFailure {
         switch error {
         case ManifestError.invalid(let diagnostics, let source):
             let renderer = DiagnosticRenderer(source: source, colored: Terminal.stderrIsTTY)
-            for diagnostic in diagnostics { Terminal.err(renderer.render(diagnostic)) }
-            Terminal.err("milepost: \(source.path.escapingControlCharacters()) is invalid (\(counted(diagnostics.filter { $0.severity == .error }.count, "error")))")
+            for diagnostic in diagnostics { Terminal.err(renderer.render(diagnostic), isError: diagnostic.severity == .error) }
+            Terminal.err(
+                "milepost: \(source.path.escapingControlCharacters()) is invalid (\(counted(diagnostics.filter { $0.severity == .error }.count, "error")))",
+                isError: true)
         case ManifestError.unreadable(let path, let reason):
-            Terminal.err("milepost: error: cannot read the manifest \(path): \(reason)".escapingControlCharacters())
+            Terminal.err("milepost: error: cannot read the manifest \(path): \(reason)".escapingControlCharacters(), isError: true)
         default:
             let advice = advice(for: error, hint: hint).map { "; \($0)" } ?? ""
-            Terminal.err("milepost: error: \(error)\(advice)".escapingControlCharacters())
+            Terminal.err("milepost: error: \(error)\(advice)".escapingControlCharacters(), isError: true)
         }
         return ExitCode(exitCode(for: error))
     }

@@ -1,12 +1,45 @@
+import ArgumentParser
+import Foundation
+import MilepostSystem
+
 /// A `milepost …` command line to suggest, carrying the `--store` and `--manifest` the user gave so
-/// that it works when pasted as printed.
+/// that it works when pasted as printed: each only when the suggested command accepts it (read from
+/// that command's own ArgumentParser definition), the store never with a password (`URLPassword`).
+/// A command that takes no `--manifest` gets the store the user's `--manifest` implies
+/// (`.milepost` beside it) as `--store` instead. Settings from the environment (`MILEPOST_STORE`,
+/// `MILEPOST_MANIFEST`) are left out: the pasted command inherits them.
 struct CommandHint {
+    /// The `--store` the user gave.
     var store: String?
+    /// The `--manifest` the user gave.
     var manifest: String?
 
-    func milepost(_ arguments: String...) -> String {
-        let flags = [store.map { ["--store", $0] }, manifest.map { ["--manifest", $0] }].compactMap { $0 }.flatMap { $0 }
-        return (["milepost"] + arguments + flags).map(Self.quoted).joined(separator: " ")
+    /// `milepost command arguments… [--store S] [--manifest M]`, each word quoted for a shell.
+    func milepost(_ command: String, _ arguments: String...) -> String {
+        let accepted = Self.longOptions(of: command)
+        var flags: [String] = []
+        if accepted.contains(OptionNames.store),
+           let store = store ?? manifest.flatMap({ accepted.contains(OptionNames.manifest) ? nil : StoreOptions.defaultSpec(manifest: $0) }) {
+            flags += ["--\(OptionNames.store)", URLPassword.removed(from: store)]
+        }
+        if accepted.contains(OptionNames.manifest), let manifest { flags += ["--\(OptionNames.manifest)", manifest] }
+        return (["milepost", command] + arguments + flags).map(Self.quoted).joined(separator: " ")
+    }
+
+    /// The long option names `milepost command` accepts, from its ArgumentParser definition.
+    static func longOptions(of command: String) -> Set<String> {
+        guard let type = MilepostCommand.configuration.subcommands.first(where: { $0._commandName == command }),
+              let info = try? JSONDecoder().decode(ToolInfo.self, from: Data(type._dumpHelp().utf8))
+        else { return [] }
+        return Set((info.command.arguments ?? []).flatMap { $0.names ?? [] }.filter { $0.kind == "long" }.map(\.name))
+    }
+
+    /// The part of ArgumentParser's `--experimental-dump-help` document read here.
+    private struct ToolInfo: Decodable {
+        struct Command: Decodable { var arguments: [Argument]? }
+        struct Argument: Decodable { var names: [Name]? }
+        struct Name: Decodable { var kind: String; var name: String }
+        var command: Command
     }
 
     /// `text` as one shell word.

@@ -8,7 +8,7 @@ struct ValidateDocument: Encodable {
     var format = JSONOutput.format
     var command = "validate"
     var manifest: String
-    /// `--store`: the store the manifest was checked against.
+    /// `--store`: the store the manifest was checked against (without a password).
     var store: String?
     /// `--locked`: the lock file the manifest was checked against.
     var lockFile: String?
@@ -16,6 +16,10 @@ struct ValidateDocument: Encodable {
     var valid: Bool
     var strict: Bool
     var steps: Int
+    /// The declared variables the manifest substitutes when it is loaded, in order of first use.
+    var substitutedVariables: [String]
+    /// Each other `${…}`: kept as written for the step's shell.
+    var keptForShell: [String]
     var diagnostics: [DiagnosticDocument]
 }
 

@@ -23,12 +23,26 @@ struct JSONLogHandler: LogHandler {
             .merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
             fields[key] = value.description
         }
-        fields["time"] = Timestamp.now().text
         fields["level"] = event.level.rawValue
         fields["message"] = event.message.description
+        StandardStream.error.writeFramed(Self.line(fields) + "\n")
+    }
+
+    /// One record: `fields` with `time`, as one line of JSON (without its newline).
+    static func line(_ fields: [String: String]) -> String {
+        var fields = fields
+        fields["time"] = Timestamp.now().text
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let line = try? encoder.encode(fields) else { return }
-        StandardStream.error.write(String(decoding: line, as: UTF8.self) + "\n")
+        return (try? encoder.encode(fields)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"level":"error","message":"unencodable"}"#
+    }
+
+    /// From now on, every other line on stderr — `run`'s progress and summary, a step's output copied
+    /// through Milepost, an error's message — is one record too: `level` `info` (`error` for an
+    /// error), `message` the line.
+    static func frameStandardError() {
+        StandardStream.frameErrorLines { line, isError in
+            Self.line(["level": isError ? "error" : "info", "message": line])
+        }
     }
 }

@@ -11,8 +11,10 @@ enum Terminal {
         StandardStream.output.write(text.neutralizingWorkflowCommands() + "\n")
     }
 
-    static func err(_ text: String) {
-        StandardStream.error.write(text.neutralizingWorkflowCommands() + "\n")
+    /// Writes `text` and a newline on stderr; `isError`: it reports an error (`level` `error` under
+    /// `--log-format json`).
+    static func err(_ text: String, isError: Bool = false) {
+        StandardStream.error.write(text.neutralizingWorkflowCommands() + "\n", isError: isError)
     }
 
     /// Writes `text` on stderr without a newline (a line that will be rewritten).
@@ -29,7 +31,9 @@ enum Terminal {
     /// Returns the cursor to the start of the line and clears it.
     static let clearLine = "\r\u{1B}[K"
 
-    static let stderrIsTTY = isatty(2) == 1
+    /// Stderr is a terminal that shows text as written: not under `--log-format json`, where each line
+    /// is a JSON object (no colours, no rewritten lines).
+    static var stderrIsTTY: Bool { isatty(2) == 1 && !StandardStream.errorIsFramed }
     static let stdoutIsTTY = isatty(1) == 1
 
     enum Style: String {

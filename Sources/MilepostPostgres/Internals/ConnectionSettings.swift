@@ -45,7 +45,7 @@ struct ConnectionSettings: Sendable {
         }
         self.url = Self.join(base, kept)
         self.schema = schema ?? ours[Self.schemaParameter] ?? Self.defaultSchema
-        self.location = Self.join(Self.removingPassword(from: base), kept.filter { !$0.hasPrefix("password=") })
+        self.location = URLPassword.removed(from: self.url)
         var invalid: String?
         if let text = ours[Self.lockParameter], LockKind(rawValue: text) == nil {
             invalid = "\(Self.lockParameter)=\(text): use \(Self.lockParameter)=session or \(Self.lockParameter)=lease"
@@ -92,17 +92,5 @@ struct ConnectionSettings: Sendable {
 
     private static func join(_ base: String, _ query: [String]) -> String {
         query.isEmpty ? base : base + "?" + query.joined(separator: "&")
-    }
-
-    /// `postgres://user:secret@host/db` → `postgres://user@host/db`.
-    private static func removingPassword(from base: String) -> String {
-        guard let schemeEnd = base.range(of: "://") else { return base }
-        let rest = base[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@") else { return base }
-        let userInfo = authority[..<at]
-        let user = userInfo.firstIndex(of: ":").map { userInfo[..<$0] } ?? userInfo
-        return String(base[..<schemeEnd.upperBound]) + user + authority[at...] + rest[authorityEnd...]
     }
 }

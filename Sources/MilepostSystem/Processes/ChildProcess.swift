@@ -56,10 +56,12 @@ package struct ChildProcess {
             throw error
         }
         // Our stderr is a pipe whose reader may leave (`| head`): the child's stdout goes through
-        // us too, so that it never gets SIGPIPE or EPIPE for it. A terminal or a file it gets directly.
+        // us too, so that it never gets SIGPIPE or EPIPE for it; so it does when each line of our
+        // stderr is framed (`--log-format json`). A terminal or a file it gets directly.
         let stdout: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
         do {
-            stdout = StandardStream.error.hasReaderThatCanLeave || !redactor.isEmpty ? try Spawn.pipe(for: program) : nil
+            let throughUs = StandardStream.error.hasReaderThatCanLeave || !redactor.isEmpty || StandardStream.errorIsFramed
+            stdout = throughUs ? try Spawn.pipe(for: program) : nil
         } catch {
             try? stderr.readEnd.close()
             try? stderr.writeEnd.close()

@@ -93,8 +93,9 @@ final class ChildWatch: Sendable {
     private func copyOutput(from descriptor: FileDescriptor, keepingTail: Bool) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var redactor = self.redactor
+        var lines = StandardStream.Lines()
         func copy(_ chunk: ArraySlice<UInt8>) {
-            StandardStream.error.write(chunk)
+            lines.write(chunk)
             guard keepingTail else { return }
             state.withLock { state in
                 state.tail.append(contentsOf: chunk)
@@ -112,6 +113,7 @@ final class ChildWatch: Sendable {
             }
         }
         if !redactor.isEmpty { copy(redactor.finish()[...]) }
+        lines.finish()
         try? descriptor.close()
         endOfOutput.signal()
     }
