@@ -105,6 +105,31 @@ import Testing
         #expect(try work.milepost.run("status", "--format", "json").stdout.contains(#""version" : "1.0""#))
     }
 
+    /// SIGTERM while a failed `before_run` hook waits for its retry: as for a step (hooks and steps
+    /// share one attempt loop), no further attempt starts, not even one journaled as cancelled; the
+    /// hook's last `hook-failed` stands, the run ends interrupted and exits 143.
+    @Test func aSignalDuringAHooksRetryBackOffStartsNoFurtherAttempt() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            hooks:
+              before_run:
+                - {name: exec, id: check, retries: 3, with: {command: [sh, -c, 'echo x >> attempts; exit 1']}}
+            migrations:
+              "1.0":
+                - {name: exec, id: a, with: {command: [touch, a-ran]}}
+
+            """, to: "milepost.yaml")
+        // The first attempt fails and is journaled; the runner then sleeps 1 s before the second.
+        let result = try ReliabilityFixture.terminate(work, run: ["--to", "1.0"], after: "hook-failed")
+        #expect(result.status == 143, "\(result.stderr)")
+        #expect(try work.read("attempts") == "x\n", "an attempt started after the signal")
+        #expect(!work.exists("a-ran"))
+        #expect(try Self.events(work) == [
+            "run-started ", "hook-started before_run/check", "hook-failed before_run/check", "run-finished before_run/check",
+        ])
+        #expect(try ReliabilityFixture.journal(in: work).last?["outcome"] as? String == "interrupted")
+    }
+
     @Test func unknownHookKeysAreLocatedErrorsWithDidYouMean() throws {
         let work = try WorkDirectory()
         try work.write("""

@@ -38,6 +38,15 @@ enum ReliabilityFixture {
         return true
     }
 
+    /// Runs `milepost run ARGUMENTS` in `work`, sends it SIGTERM once its journal has a record of
+    /// `event` (as `"event":"step-failed"` in the file), and returns how it ended.
+    static func terminate(_ work: WorkDirectory, run arguments: [String], after event: String) throws -> MilepostBinary.Result {
+        let (process, stdout, stderr) = try work.milepost.start(["run"] + arguments)
+        #expect(eventually { (try? work.read(".milepost/journal.jsonl"))?.contains(#""event":"\#(event)""#) == true })
+        kill(process.processIdentifier, SIGTERM)
+        return MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+    }
+
     /// True when `pid` is gone or a zombie (dead, waiting to be reaped).
     static func isDead(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }

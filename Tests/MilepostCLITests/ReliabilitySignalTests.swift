@@ -84,13 +84,8 @@ import Testing
               1:
                 - {name: exec, id: flaky, retries: 3, with: {command: [sh, -c, 'echo x >> attempts; test -e fixed']}}
             """, to: "milepost.yaml")
-        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
-        // The first attempt failed and is journaled; the runner now sleeps 1 s before the second.
-        #expect(ReliabilityFixture.eventually {
-            (try? work.read(".milepost/journal.jsonl"))?.contains(#""event":"step-failed""#) == true
-        })
-        kill(process.processIdentifier, SIGTERM)
-        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        // The first attempt fails and is journaled; the runner then sleeps 1 s before the second.
+        let result = try ReliabilityFixture.terminate(work, run: ["--to", "1"], after: "step-failed")
         #expect(result.status == 143, "\(result.stderr)")
         #expect(try work.read("attempts") == "x\n", "an attempt started after the signal")
         let journal = try ReliabilityFixture.journal(in: work)

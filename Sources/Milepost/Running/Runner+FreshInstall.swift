@@ -7,15 +7,8 @@ extension Runner {
     func isFreshInstall(_ manifest: Manifest, state: StoredState?) async throws -> Bool {
         guard let state else { return true }
         guard state.version == manifest.baseline, manifest.steps.contains(where: { $0.when != nil }) else { return false }
-        let journal: [JournalRecord]
-        do {
-            journal = try await store.readJournal()
-        } catch let error as StoreError {
-            guard case .io(_, .malformed) = error else { throw error }
-            // Without the journal the store's history is unknown: a store that has a state was installed.
-            logger.warning("a fresh install is not told from an upgrade: \(error)")
-            return false
-        }
+        // Without the journal the store's history is unknown: a store that has a state was installed.
+        guard let journal = try await readableJournal(else: "a fresh install is not told from an upgrade") else { return false }
         return !journal.contains { ($0.event == .runFinished && $0.outcome == .succeeded) || $0.event == .baseline }
     }
 }

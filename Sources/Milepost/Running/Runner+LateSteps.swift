@@ -15,16 +15,9 @@ extension Runner {
                 && $0.replaces.map(completed.contains) != true
         }
         guard couldBeLate else { return manifest.baseline }
-        let journal: [JournalRecord]
-        do {
-            journal = try await store.readJournal()
-        } catch let error as StoreError {
-            guard case .io(_, .malformed) = error else { throw error }
-            // Without the journal the baseline is unknown: call nothing late rather than run steps a
-            // baselined store already has the effects of.
-            logger.warning("late steps are not told apart: \(error)")
-            return state.version
-        }
+        // Without the journal the baseline is unknown: call nothing late rather than run steps a
+        // baselined store already has the effects of.
+        guard let journal = try await readableJournal(else: "late steps are not told apart") else { return state.version }
         let firstRun = journal.first { $0.event == .runStarted }?.from.flatMap { Version($0) }
         let baselined = journal.last { $0.event == .baseline }?.to.flatMap { Version($0) }
         let started = [firstRun, baselined].compactMap { $0 }.max()

@@ -70,24 +70,18 @@ extension Runner {
         current.reverting = UnfinishedRevert(to: target, run: current.reverting?.run ?? journal.run, since: current.reverting?.since ?? Timestamp.now())
         current.updatedAt = Timestamp.now()
         try await locked.commit(current, journal: [started])
-        var results: [RunReport.StepResult] = []
-        for (offset, step) in plan.steps.enumerated() {
-            guard !Task.isCancelled else {
-                try await locked.append([journal.record(.runFinished, from: plan.from, to: target, outcome: .interrupted)])
-                return report(.interrupted, steps: results)
-            }
-            let result = try await apply(
-                step, span: (plan.from, target), direction: .revert, directory: manifest.directory,
-                position: (offset + 1, plan.steps.count), state: &current, on: locked, journal: journal, grace: grace)
-            results.append(result)
-            options.onProgress?(.stepFinished(result, index: offset + 1, total: plan.steps.count))
-            guard result.status == .succeeded else {
-                let outcome: RevertReport.Outcome = result.status == .failed && !Task.isCancelled ? .failed : .interrupted
-                try await locked.append([journal.record(
-                    .runFinished, from: plan.from, to: target, step: step.id, error: result.error,
-                    outcome: outcome == .failed ? .failed : .interrupted)])
-                return report(outcome, steps: results)
-            }
+        let context = RunContext(
+            locked: locked, journal: journal, grace: grace, from: plan.from, to: target, directory: manifest.directory)
+        let (results, end) = try await applySteps(plan.steps, direction: .revert, state: &current, in: context)
+        switch end {
+        case .finished:
+            break
+        case .failed(let step):
+            try await context.finish(.failed, stoppedAt: step)
+            return report(.failed, steps: results)
+        case .interrupted(let step):
+            try await context.finish(.interrupted, stoppedAt: step)
+            return report(.interrupted, steps: results)
         }
         current.version = target
         current.reverting = nil

@@ -24,9 +24,12 @@ public struct Runner: Sendable {
 
     /// Runs every pending step up to `target`, one checkpoint per step.
     ///
-    /// When the stored version already is `target` and nothing is interrupted, this reads only the
-    /// state and returns `.upToDate` without calling `loadManifest` (the pre-start fast path),
-    /// unless `options.labels` is set.
+    /// When the stored version already is `target`, nothing is interrupted and the manifest has the
+    /// digest the state was last planned with (`StoredState.plannedWith`), this returns `.upToDate`
+    /// without planning or taking the lock; with `options.manifestInputs`, without calling
+    /// `loadManifest` either (the pre-start fast path). Otherwise it plans under the lock, and when
+    /// it finds or makes the store up to date it records the manifest's digest, so the next run
+    /// is fast again. With `options.labels` it always plans and records no digest.
     /// - throws: the manifest's errors, or `StoreError` (a bad stored version is `StoreError.unreadableState`).
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         try await RunTelemetry.run(store: store, to: target) { try await runUntraced(to: target, manifest: loadManifest) }
@@ -34,15 +37,14 @@ public struct Runner: Sendable {
 
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
-        var loaded: Manifest?
-        if let seen, options.labels == nil, let report = upToDate(seen, at: target) {
-            guard options.checksRepeatableSteps else { return report }
-            // Still up to date unless a repeatable step is due: decided before taking the lock.
-            let manifest = try loadManifest()
-            guard try await repeatableStepsAreDue(manifest, state: seen, to: target) else { return report }
-            loaded = manifest
+        // A run with --labels plans whatever the digest says: the steps it leaves out are not up to date.
+        let unscoped = options.labels == nil ? seen : nil
+        if let unscoped, let inputs = options.manifestInputs,
+           let report = upToDate(unscoped.head, at: target, manifest: inputs.digest(definitionFiles: unscoped.plannedWith?.files ?? [])) {
+            return report
         }
-        let manifest = try loaded ?? loadManifest()
+        let manifest = try loadManifest()
+        if let unscoped, let report = upToDate(unscoped.head, at: target, manifest: manifest.digest) { return report }
         try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
             let state = try await store.readState()
@@ -54,16 +56,13 @@ public struct Runner: Sendable {
         }
     }
 
-    /// The up-to-date decision: the `.upToDate` report when the state is at `target` and no step
-    /// is interrupted; nil when a full `run` is needed.
-    public func upToDate(_ state: StoredState, at target: Version) -> RunReport? {
-        upToDate(state.head, at: target)
-    }
-
-    /// The same decision from the state's head alone, as the pre-start fast path reads it
-    /// (`FileStore.readStateHeadSynchronously()`).
-    public func upToDate(_ head: StoredStateHead, at target: Version) -> RunReport? {
-        guard !head.hasStepInProgress, head.version == target else { return nil }
+    /// The up-to-date decision without a plan: the `.upToDate` report when the state is at `target`,
+    /// no step is in progress and no revert unfinished, and `manifest` (the digest of the manifest
+    /// now) is the digest the state was last planned with; nil when the run must plan. Takes the
+    /// state's head, as the pre-start fast path reads it (`FileStore.readStateHeadSynchronously()`);
+    /// `StoredState.head` gives it from a whole state.
+    public func upToDate(_ head: StoredStateHead, at target: Version, manifest: ManifestDigest?) -> RunReport? {
+        guard !head.hasStepInProgress, head.version == target, let manifest, head.plannedWith == manifest else { return nil }
         return RunReport(
             outcome: .upToDate, run: nil, app: head.app, from: target, to: target, steps: [], plan: nil,
             interrupted: nil, doneByAnotherRunner: false)
@@ -118,11 +117,14 @@ public struct Runner: Sendable {
                     return result
                 case .lost(let lost):
                     stopGrace?.shorten(to: lost.stopWithin)
-                    // The body's own store error (the fence refusing its last checkpoint) says more.
+                    // The body's own store error (the fence refusing its last checkpoint, a step's
+                    // outcome the store could not record) says more.
                     group.cancelAll()
                     do {
                         while try await group.next() != nil {}
                     } catch let error as StoreError {
+                        throw error
+                    } catch let error as UnrecordedStepOutcome {
                         throw error
                     } catch {}
                     throw lost.error
@@ -222,9 +224,11 @@ public struct Runner: Sendable {
             report.hooks = hooks
             return report
         }
+        let context = RunContext(
+            locked: locked, journal: journal, grace: grace, from: plan.from, to: target, directory: manifest.directory)
         /// Runs the hooks of `phase` (only around a run with steps to run); returns the first that failed.
         func runHooks(_ phase: ManifestHooks.Phase) async throws -> RunReport.StepResult? {
-            let results = try await self.runHooks(phase, of: manifest, plan: plan, on: locked, journal: journal, grace: grace)
+            let results = try await self.runHooks(phase, of: manifest, in: context)
             hooks += results
             return results.first { $0.status != .succeeded }
         }
@@ -262,6 +266,11 @@ public struct Runner: Sendable {
             refused.reverting = reverting
             return refused
         case .upToDate:
+            // Planned against this very state and found up to date: the next run with this manifest need not plan.
+            if var state, options.labels == nil, state.plannedWith != manifest.digest {
+                state.plannedWith = manifest.digest
+                try await locked.commit(state, journal: [])
+            }
             return report(.upToDate)
         case .run(let steps):
             try manifest.requireVariables(of: steps)  // before anything is written
@@ -269,160 +278,33 @@ public struct Runner: Sendable {
             current.app = manifest.app ?? current.app
             try await locked.append([started])
             if !steps.isEmpty, let failed = try await runHooks(.beforeRun) {
-                let outcome: RunReport.Outcome = failed.status == .failed && !Task.isCancelled ? .failed : .interrupted
+                let outcome: RunReport.Outcome = if case .failed = StepsEnd(stoppedAt: failed) { .failed } else { .interrupted }
                 try await locked.append([journal.record(
                     .runFinished, from: plan.from, to: target, step: failed.id,
                     error: "hook \(failed.id) failed, so no step ran: \(failed.error ?? "")", outcome: .init(outcome))])
                 return report(outcome)
             }
-            var results: [RunReport.StepResult] = []
-            for (offset, step) in steps.enumerated() {
-                guard !Task.isCancelled else {
-                    try await locked.append([journal.record(.runFinished, from: plan.from, to: target, outcome: .interrupted)])
-                    return report(.interrupted, steps: results)
-                }
-                let result = try await apply(
-                    step, span: (plan.from, target), directory: manifest.directory, position: (offset + 1, steps.count),
-                    state: &current, on: locked, journal: journal, grace: grace)
-                results.append(result)
-                options.onProgress?(.stepFinished(result, index: offset + 1, total: steps.count))
-                guard result.status == .succeeded else {
-                    // A step that failed while a signal stopped the run (in its back-off) ends it as interrupted.
-                    let outcome: RunReport.Outcome = result.status == .failed && !Task.isCancelled ? .failed : .interrupted
-                    if outcome == .failed { _ = try await runHooks(.onFailure) }
-                    try await locked.append([journal.record(
-                        .runFinished, from: plan.from, to: target, step: step.id, error: result.error, outcome: .init(outcome))])
-                    return report(outcome, steps: results)
-                }
+            let (results, end) = try await applySteps(steps, direction: .forward, state: &current, in: context)
+            switch end {
+            case .finished:
+                break
+            case .failed(let step):
+                _ = try await runHooks(.onFailure)
+                try await context.finish(.failed, stoppedAt: step)
+                return report(.failed, steps: results)
+            case .interrupted(let step):
+                try await context.finish(.interrupted, stoppedAt: step)
+                return report(.interrupted, steps: results)
             }
             if !steps.isEmpty { _ = try await runHooks(.afterRun) }
             current.version = target
             current.updatedAt = Timestamp.now()
+            // Every pending step ran: planning this manifest against the new state finds it up to date.
+            if options.labels == nil { current.plannedWith = manifest.digest }
             try await locked.commit(current, journal: [
                 journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)
             ])
             return report(.succeeded, steps: results)
         }
-    }
-
-    /// Runs one step (or, `direction` `.revert`, its revert): attempts, each checkpointed before and
-    /// after, until one succeeds, the run is cancelled, or the retry policy gives up. An attempt of a
-    /// step's body resumes at its last durable cursor. `span` is the run's from and to versions.
-    func apply(
-        _ step: ManifestStep, span: (from: Version, to: Version), direction: StepDirection = .forward, directory: String,
-        position: (index: Int, total: Int), state: inout StoredState, on locked: any LockedStore, journal: RunJournal,
-        grace: StopGrace
-    ) async throws -> RunReport.StepResult {
-        if direction == .forward, let mark = state.inProgress, mark.id == step.id {
-            if let cursor = mark.cursor, step.resumable {
-                logger.warning("resuming interrupted step at its cursor", metadata: ["step": "\(step.id)", "cursor": "\(cursor)"])
-            } else {
-                logger.warning("re-running interrupted idempotent step", metadata: ["step": "\(step.id)"])
-            }
-        }
-        let checkpoint = StepCheckpoint(
-            step: step, store: locked, journal: journal,
-            transaction: direction == .forward ? checkpointTransaction(for: step, on: locked) : nil,
-            state: state, direction: direction)
-        do {
-            let result = try await attempts(
-                of: step, span: span, directory: directory, position: position, checkpoint: checkpoint, on: locked,
-                journal: journal, grace: grace)
-            state = await checkpoint.state
-            return result
-        } catch {
-            state = await checkpoint.state
-            throw error
-        }
-    }
-
-    private func attempts(
-        of step: ManifestStep, span: (from: Version, to: Version), directory: String, position: (index: Int, total: Int),
-        checkpoint: StepCheckpoint, on locked: any LockedStore, journal: RunJournal, grace: StopGrace
-    ) async throws -> RunReport.StepResult {
-        var stepLogger = logger
-        stepLogger[metadataKey: "step"] = "\(step.id)"
-        stepLogger[metadataKey: "run"] = "\(journal.run)"
-        let retry = RetryPolicy(retries: step.retries, delay: options.retryDelay)
-        func result(_ status: RunReport.StepResult.Status, _ attempt: Int, _ durationMs: Int, _ error: String?) async -> RunReport.StepResult {
-            RunReport.StepResult(
-                id: step.id, status: status, attempts: attempt, durationMs: durationMs, error: error,
-                stderr: status == .succeeded ? nil : await checkpoint.stderrTail)
-        }
-        var attempt = 0
-        while true {
-            attempt += 1
-            try await checkpoint.begin(attempt: attempt)
-            stepLogger.info("step started", metadata: ["attempt": "\(attempt)"])
-            options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: attempt))
-            let (outcome, durationMs) = await RunTelemetry.attempt(step, number: attempt, app: journal.app) {
-                await self.attempt(
-                    step, number: attempt, span: span, directory: directory, on: locked, checkpoint: checkpoint, grace: grace,
-                    logger: stepLogger)
-            }
-            switch outcome {
-            case .succeeded:
-                try await checkpoint.recording(.succeeded) { [attempt] in
-                    try await $0.succeeded(attempt: attempt, durationMs: durationMs)
-                }
-                stepLogger.info("step succeeded", metadata: ["duration_ms": "\(durationMs)"])
-                return await result(.succeeded, attempt, durationMs, nil)
-            case .cancelled:
-                let message = "cancelled by a signal after \(durationMs) ms"
-                try await checkpoint.interrupted(attempt: attempt, durationMs: durationMs, error: message)
-                stepLogger.warning("step interrupted")
-                return await result(.interrupted, attempt, durationMs, message)
-            case .timedOut, .failed:
-                break
-            }
-            let error = step.secrets.redact(outcome.failure ?? "")
-            stepLogger.error("step failed: \(error)", metadata: ["attempt": "\(attempt)"])
-            let last = !retry.allowsAttempt(after: attempt) || Task.isCancelled
-            try await checkpoint.recording(last ? .failed : nil) { [attempt] in
-                try await $0.failed(attempt: attempt, durationMs: durationMs, error: error, last: last)
-            }
-            if last { return await result(.failed, attempt, durationMs, error) }
-            try? await Task.sleep(for: retry.pause(after: attempt))
-            guard !Task.isCancelled else {
-                try await checkpoint.retriesStopped(error: error)
-                return await result(.failed, attempt, durationMs, error)
-            }
-        }
-    }
-
-    /// One attempt of `step`'s body with its timeout: how it ended, and how long it took.
-    private func attempt(
-        _ step: ManifestStep, number attempt: Int, span: (from: Version, to: Version), directory: String, on locked: any LockedStore,
-        checkpoint: StepCheckpoint, grace: StopGrace, logger: Logger
-    ) async -> (StepExecution.Outcome, durationMs: Int) {
-        let reporting = StepReporting(
-            commitCursor: { try await checkpoint.commitCursor($0) },
-            reportProgress: { [options, logger] completed, total, message in
-                do {
-                    guard let progress = try await checkpoint.reportProgress(
-                        completed, total: total, message: message, interval: options.progressInterval) else { return }
-                    options.onProgress?(.stepProgress(id: step.id, progress))
-                } catch {
-                    logger.warning("could not record the step's progress: \(error)")
-                }
-            },
-            recordProcessGroup: { try await checkpoint.recordProcessGroup($0) },
-            recordStderrTail: { await checkpoint.recordStderrTail($0) })
-        let invocation = StepInvocation(
-            id: step.id, name: step.name, threshold: step.threshold, from: span.from, to: span.to, attempt: attempt,
-            logger: logger, manifestDirectory: directory, stopGrace: grace, store: locked,
-            resumeCursor: await checkpoint.cursor, reporting: reporting,
-            secrets: step.secrets)
-        let clock = ContinuousClock()
-        let startedAt = clock.now
-        let (body, parameters) = switch checkpoint.direction {
-        case .forward: (step.definition.body, step.parameters)
-        // `Runner.revert` applies only steps that have a revert.
-        case .revert: (step.revert!.body, step.revert!.parameters)
-        }
-        let outcome = await StepExecution.run(timeout: step.timeout, grace: grace) {
-            try await body(invocation, parameters)
-        }
-        return (outcome, DurationText.milliseconds(clock.now - startedAt))
     }
 }

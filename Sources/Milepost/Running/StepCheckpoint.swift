@@ -10,7 +10,7 @@ import MilepostSystem
 ///
 /// The same checkpoints record a step's revert (`direction` `.revert`): `revert-*` records, marks
 /// that say `direction: revert`, and a success that takes the step out of the completed steps.
-actor StepCheckpoint {
+actor StepCheckpoint: AttemptRecord {
     let step: ManifestStep
     /// Whether the step's body or its revert is applied.
     let direction: StepDirection
@@ -143,7 +143,8 @@ actor StepCheckpoint {
         }
         cursor = nil
         try await end(with: journal.record(
-            direction == .forward ? .stepSucceeded : .revertSucceeded, step: step.id, attempt: attempt, durationMs: durationMs))
+            direction == .forward ? .stepSucceeded : .revertSucceeded, step: step.id, attempt: attempt, durationMs: durationMs),
+            unrecorded: .succeeded)
     }
 
     /// The run was cancelled during the attempt. The step may have done part of its work: it stays in
@@ -153,7 +154,8 @@ actor StepCheckpoint {
         await transaction?.rollbackStepTransaction()
         if state.inProgress != nil { state.inProgress?.stderr = stderrTail }
         try await end(with: journal.record(
-            direction == .forward ? .stepInterrupted : .revertInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail))
+            direction == .forward ? .stepInterrupted : .revertInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail),
+            unrecorded: nil)
     }
 
     /// The attempt failed; when it was the `last` one, the step is recorded as failed, with its cursor.
@@ -163,7 +165,8 @@ actor StepCheckpoint {
         state.inProgress = nil
         if last { state.failed = failure(error) }
         try await end(with: journal.record(
-            direction == .forward ? .stepFailed : .revertFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail))
+            direction == .forward ? .stepFailed : .revertFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail),
+            unrecorded: last ? .failed : nil)
     }
 
     /// A signal stopped the run during the back-off before a retry: no further attempt starts, and as
@@ -172,21 +175,6 @@ actor StepCheckpoint {
         state.failed = failure(error)
         state.updatedAt = Timestamp.now()
         try await store.commit(state, journal: [])
-    }
-
-    /// Runs `record`, the checkpoint that ends an attempt which ended as `outcome`. When the store
-    /// fails to write it, the step's work is done (or its failure final) but the store still says
-    /// in progress: the error says so. A step whose work shares the store's transaction has no such
-    /// gap (the failed commit undid its work too), so its store error is thrown as it is.
-    func recording(
-        _ outcome: UnrecordedStepOutcome.Outcome?, _ record: @Sendable (isolated StepCheckpoint) async throws -> Void
-    ) async throws {
-        do {
-            try await record(self)
-        } catch let error as StoreError {
-            guard transaction == nil, let outcome else { throw error }
-            throw UnrecordedStepOutcome(step: step.id, outcome: outcome, storeError: error)
-        }
     }
 
     private func mark(attempt: Int) -> InProgressStep {
@@ -201,10 +189,20 @@ actor StepCheckpoint {
             direction: direction == .revert ? .revert : nil)
     }
 
-    private func end(with record: JournalRecord) async throws {
+    /// Commits the state with `record`, the checkpoint that ends an attempt. When the store fails
+    /// to write it after an attempt that ended as `outcome`, the step's work is done (or its
+    /// failure final) but the store still says in progress: the error says so. A step whose work
+    /// shares the store's transaction has no such gap (the failed commit undid its work too), so
+    /// its store error is thrown as it is.
+    private func end(with record: JournalRecord, unrecorded outcome: UnrecordedStepOutcome.Outcome?) async throws {
         state.updatedAt = Timestamp.now()
         let records = pending + [record]
         pending = []
-        try await store.commit(state, journal: records)
+        do {
+            try await store.commit(state, journal: records)
+        } catch let error as StoreError {
+            guard transaction == nil, let outcome else { throw error }
+            throw UnrecordedStepOutcome(step: step.id, outcome: outcome, storeError: error)
+        }
     }
 }

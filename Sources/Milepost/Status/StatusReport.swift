@@ -95,14 +95,7 @@ extension Runner {
     func journalTail() async throws -> [JournalRecord]? {
         var count = 256
         while true {
-            let tail: [JournalRecord]
-            do {
-                tail = try await store.readJournal(last: count)
-            } catch let error as StoreError {
-                guard case .io(_, .malformed) = error else { throw error }
-                logger.warning("the last run is unknown: \(error)")
-                return nil
-            }
+            guard let tail = try await readableJournal(last: count, else: "the last run is unknown") else { return nil }
             if tail.count < count || tail.dropFirst().contains(where: { $0.event == .runStarted }) { return tail }
             count *= 16
         }

@@ -19,15 +19,15 @@ struct StateQueries: Sendable {
                         ORDER BY c.position)
                     FROM \(schema.completedSteps) c), '[]'::json),
                 'in_progress', s.in_progress, 'failed', s.failed, 'updated_at', s.updated_at,
-                -- Through the row's JSON: a store created before reverts has no such column yet.
-                'reverting', to_jsonb(s) -> 'reverting')::text,
+                -- Through the row's JSON: a store created before reverts (or digests) has no such column yet.
+                'reverting', to_jsonb(s) -> 'reverting', 'planned_with', to_jsonb(s) -> 'planned_with')::text,
                 s.version IS NULL
             FROM \(schema.state) s
             """
         guard let rows = try await session.queryIfCreated(sql), let row = rows.first else { return (nil, nil) }
-        let generation = Int64(row[0] ?? "")
-        if row[2] == "t" { return (nil, generation) }
-        return (try StoredState.decode(json: Array((row[1] ?? "").utf8), location: location), generation)
+        let generation = row.int64(0)
+        if row.isTrue(2) { return (nil, generation) }
+        return (try StoredState.decode(json: Array((row.text(1) ?? "").utf8), location: location), generation)
     }
 
     /// Every journal record, oldest first; none when the tables do not exist yet.
@@ -45,11 +45,11 @@ struct StateQueries: Sendable {
         return try records(try await session.queryIfCreated(sql, [String(count)]) ?? [])
     }
 
-    private func records(_ rows: [[String?]]) throws -> [JournalRecord] {
+    private func records(_ rows: [PGRow]) throws -> [JournalRecord] {
         let decoder = JSONDecoder()
         return try rows.map { row in
             do {
-                return try decoder.decode(JournalRecord.self, from: Data((row[0] ?? "").utf8))
+                return try decoder.decode(JournalRecord.self, from: Data((row.text(0) ?? "").utf8))
             } catch {
                 throw StoreError.io(
                     location: location, reason: .malformed("a journal row is not a journal record: \(DecodingError.summary(of: error))"))
@@ -70,7 +70,8 @@ struct StateQueries: Sendable {
         let sql = """
             WITH fenced AS (
                 UPDATE \(schema.state) SET generation = generation + 1, format = $2::integer, app = $3,
-                    version = $4, in_progress = $5::jsonb, failed = $6::jsonb, updated_at = $7, reverting = $10::jsonb
+                    version = $4, in_progress = $5::jsonb, failed = $6::jsonb, updated_at = $7, reverting = $10::jsonb,
+                    planned_with = $11::jsonb
                 WHERE generation = $1::bigint
                 RETURNING generation
             ), completed AS (
@@ -90,9 +91,9 @@ struct StateQueries: Sendable {
             String(generation), String(state.format), state.app, state.version.text,
             state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt.text,
             Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
-            state.reverting.map(Self.json),
+            state.reverting.map(Self.json), state.plannedWith.map(Self.json),
         ])
-        return rows.first.flatMap { $0[0] }.flatMap { Int64($0) }
+        return rows.first?.int64(0)
     }
 
     /// Appends `records` if the generation still is `generation`.

@@ -1,0 +1,68 @@
+import Logging
+import MilepostSystem
+
+// The step loop a run and a revert share: each step applied through the attempt loop, in order,
+// until one does not succeed or a signal stops the list.
+extension Runner {
+    /// How a list of steps (or hooks) ended.
+    enum StepsEnd {
+        /// Every step succeeded.
+        case finished
+        /// A step failed, and no signal stopped the run: its result.
+        case failed(RunReport.StepResult)
+        /// A signal stopped the run: in the step it stopped (whose back-off it may have cut
+        /// short), or between two steps (nil).
+        case interrupted(RunReport.StepResult?)
+
+        /// How a run ends at `result`, a step or hook that did not succeed: failed, unless a signal
+        /// stopped it (in its attempt or its back-off).
+        init(stoppedAt result: RunReport.StepResult) {
+            self = result.status == .failed && !Task.isCancelled ? .failed(result) : .interrupted(result)
+        }
+    }
+
+    /// Applies `steps` in order (their bodies, or with `direction` `.revert` their reverts), each
+    /// reported through `options.onProgress` when it ends; stops at the first that does not
+    /// succeed, or before the next step once a signal came. `state` is the state as last committed.
+    func applySteps(
+        _ steps: [ManifestStep], direction: StepDirection, state: inout StoredState, in context: RunContext
+    ) async throws -> (results: [RunReport.StepResult], end: StepsEnd) {
+        var results: [RunReport.StepResult] = []
+        for (offset, step) in steps.enumerated() {
+            guard !Task.isCancelled else { return (results, .interrupted(nil)) }
+            let result = try await apply(
+                step, direction: direction, position: (offset + 1, steps.count), state: &state, in: context)
+            results.append(result)
+            options.onProgress?(.stepFinished(result, index: offset + 1, total: steps.count))
+            guard result.status == .succeeded else { return (results, StepsEnd(stoppedAt: result)) }
+        }
+        return (results, .finished)
+    }
+
+    /// Applies one step (or its revert) through the attempt loop, its `StepCheckpoint` owning the
+    /// state meanwhile; an attempt of a step's body resumes at its last durable cursor.
+    private func apply(
+        _ step: ManifestStep, direction: StepDirection, position: (index: Int, total: Int), state: inout StoredState,
+        in context: RunContext
+    ) async throws -> RunReport.StepResult {
+        if direction == .forward, let mark = state.inProgress, mark.id == step.id {
+            if let cursor = mark.cursor, step.resumable {
+                logger.warning("resuming interrupted step at its cursor", metadata: ["step": "\(step.id)", "cursor": "\(cursor)"])
+            } else {
+                logger.warning("re-running interrupted idempotent step", metadata: ["step": "\(step.id)"])
+            }
+        }
+        let checkpoint = StepCheckpoint(
+            step: step, store: context.locked, journal: context.journal,
+            transaction: direction == .forward ? checkpointTransaction(for: step, on: context.locked) : nil,
+            state: state, direction: direction)
+        do {
+            let result = try await attempts(of: step, direction: direction, position: position, record: checkpoint, in: context)
+            state = await checkpoint.state
+            return result
+        } catch {
+            state = await checkpoint.state
+            throw error
+        }
+    }
+}
