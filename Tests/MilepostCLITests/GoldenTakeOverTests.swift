@@ -7,7 +7,7 @@ import Testing
     if: pgbouncer != nil,
     "MILEPOST_TEST_PGBOUNCER_URL is not set; start PgBouncer with scripts/pgbouncer-test-server.sh start DIR PG_URL"))
 struct GoldenTakeOverTests {
-    /// A holder is frozen (SIGSTOP) mid-step and its step killed; its 2 s lease lapses; the next run takes the lock over
+    /// A holder on another host is frozen (SIGSTOP) mid-step; its 2 s lease lapses; the next run takes the lock over
     /// and stops at the interrupted step; the frozen run, continued, is refused by the fence.
     @Test func takeover() throws {
         let server = try #require(pgbouncer)
@@ -19,7 +19,14 @@ struct GoldenTakeOverTests {
         var transcript = try GoldenTranscript(
             "takeover", in: work, replacing: [(server, "postgres://<pgbouncer>"), (schema, "<schema>")])
         let holderArguments = ["run", "--to", "1", "--store", store]
-        let (holder, stdout, stderr) = try work.milepost.start(holderArguments)
+        // The holder runs as on another host (its own UTS namespace, host name `other-host`): the
+        // lease is what lets the next runner in, and a step that lives on there is not seen here
+        // (on the same host the next runner would wait for it: ReliabilityKillTests).
+        var otherHost = work.milepost
+        otherHost.launcher = [
+            "/usr/bin/unshare", "--user", "--map-root-user", "--uts", "sh", "-c", #"hostname other-host && exec "$0" "$@""#,
+        ]
+        let (holder, stdout, stderr) = try otherHost.start(holderArguments)
         var finished = false
         defer {
             if !finished {
@@ -31,10 +38,7 @@ struct GoldenTakeOverTests {
         }
         #expect(ReliabilityFixture.eventually { work.exists("started") })
         kill(holder.processIdentifier, SIGSTOP)
-        // A step that lived on would be waited for by a runner on this host (ReliabilityKillTests);
-        // the runner on another host that the lease is for would not see it.
-        work.killOrphanedStep()
-        transcript.note("milepost run --to 1 --store STORE started in the background, frozen with SIGSTOP during its step, its step killed")
+        transcript.note("milepost run --to 1 --store STORE started in the background on other-host, frozen with SIGSTOP during its step")
         try transcript.milepost("run", "--to", "1", "--store", store, "--lock-timeout", "30s")
         try transcript.milepost("status", "--to", "1", "--store", store)
         try transcript.milepost("status", "--to", "1", "--store", store, "--format", "json")

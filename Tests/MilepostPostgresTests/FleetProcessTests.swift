@@ -102,7 +102,9 @@ struct FleetProcessTests {
         }
         #expect(ProcessGroupScan.members(of: group).contains(orphan))
 
-        let refused = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "0ms"], in: directory.path)
+        // The killed holder's lock row keeps its hold for a few seconds (LeaseHeartbeat): the lock is
+        // waited for first, then the step's processes, and these outlive both waits.
+        let refused = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5s"], in: directory.path)
         #expect(refused.status == 75, "\(refused.stderr)")
         #expect(refused.stderr.contains("step 1.0/slow is still running"), "\(refused.stderr)")
         #expect(refused.stderr.contains("process group \(group)"), "\(refused.stderr)")
