@@ -46,8 +46,12 @@ for round in $(seq "$rounds"); do
     checkpoint_ms+=("$("$bench" checkpoint "$work/checkpoint" 100 | get ms_per_step)")
 done
 store="$work/checkpoint/store"
-run_args=(run --store "$store" --to 1.100 --manifest "$work/none.yaml")
-"$static" "${run_args[@]}" 2>/dev/null || { say "the no-op run failed"; exit 1; }
+# A 10 KiB manifest the store was planned with: the first run plans (its steps are late, under
+# `late: warn`) and records its digest, so every later run reads the state and the manifest's bytes.
+"$bench" generate 10240 "$work/noop.yaml"
+run_args=(run --store "$store" --to 1.100 --manifest "$work/noop.yaml")
+"$static" "${run_args[@]}" 2>/dev/null || { say "the first run with the no-op manifest failed"; exit 1; }
+grep -q '"planned_with"' "$store/state.json" || { say "the run recorded no manifest digest"; exit 1; }
 
 say "no-op pre-start (hyperfine, $rounds rounds)"
 for round in $(seq "$rounds"); do

@@ -6,9 +6,10 @@ import MilepostSystem
 ///
 /// In a statically linked binary, ArgumentParser's reflection (dynamic casts that scan the whole
 /// conformance table) costs most of a no-op run (docs/performance.md). When the arguments are a
-/// plain `run` with long options this understands and the store is already at the target with
-/// nothing interrupted, the state alone answers and the process exits 0 with `run`'s own output
-/// (unless the manifest file may have repeatable steps: then the full path reads it).
+/// plain `run` with long options this understands, the store is already at the target with
+/// nothing interrupted, and the manifest's files have the digest the state was last planned with
+/// (`Runner.upToDate(_:at:manifest:)`: the manifest's bytes, the env file's and its steps'
+/// definition files', read without parsing anything), the process exits 0 with `run`'s own output.
 /// Anything else — another command, an unknown or repeated option, a bad value, a store that is
 /// not up to date, any error — returns nil and the full parser runs, so behaviour and messages
 /// stay exactly those of `MilepostCommand.Run`. Only the file store has a synchronous read, so
@@ -42,18 +43,18 @@ enum PreStart {
         guard let values = parse(arguments), context.telemetry?.isRequested() != true,
               PathText.environment(LabelOptions.environmentName) == nil else { return nil }
         do {
-            // The manifest is not parsed here (only scanned for `repeat`), but an empty --manifest
-            // or MILEPOST_MANIFEST is the same usage error (64) it is for the parser.
+            // The manifest is not parsed here (only its digest taken), but an empty --manifest or
+            // MILEPOST_MANIFEST is the same usage error (64) it is for the parser.
             let manifest = try ManifestOptions.named(values[OptionNames.manifest])
+            let inputs = ManifestInputs(
+                path: manifest ?? "milepost.yaml", envFile: values[OptionNames.envFile],
+                maxManifestBytes: values[OptionNames.maxManifestSize].flatMap(ByteCountArgument.init(argument:))?.bytes
+                    ?? ManifestLimits.default.maxDocumentBytes)
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
                   let store = try context.openStore(StoreOptions.spec(values[OptionNames.store], manifest: manifest)) as? FileStore,
                   let head = try store.readStateHeadSynchronously(),
-                  let report = Runner(store: store).upToDate(head, at: target),
-                  // A repeatable step may have changed: the full path reads the manifest to tell.
-                  !Manifest.mayHaveRepeatableSteps(
-                      path: manifest ?? "milepost.yaml",
-                      maxBytes: values[OptionNames.maxManifestSize].flatMap(ByteCountArgument.init(argument:))?.bytes
-                          ?? ManifestLimits.default.maxDocumentBytes)
+                  let report = Runner(store: store).upToDate(
+                      head, at: target, manifest: head.plannedWith.flatMap { inputs.digest(definitionFiles: $0.files) })
             else { return nil }
             if values[OptionNames.logFormat].flatMap(LogFormat.init(argument:)) == .json { JSONLogHandler.frameStandardError() }
             let format = values[OptionNames.format].flatMap(ReportFormat.init(argument:)) ?? .text

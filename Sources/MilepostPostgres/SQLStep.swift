@@ -4,7 +4,7 @@ import MilepostSystem
 /// The built-in `sql` step (PostgreSQL store only): runs SQL given inline or in a file relative to
 /// the manifest, by default in the same transaction as its checkpoint.
 enum SQLStep {
-    struct Parameters: Decodable, StoreBoundParameters, ParameterWarnings {
+    struct Parameters: Decodable, StoreBoundParameters, DefinitionFileParameters, ParameterWarnings {
         /// The SQL to run, inline.
         var sql: String?
         /// A file holding the SQL; relative to the manifest's directory.
@@ -32,6 +32,9 @@ enum SQLStep {
         }
 
         var runsInCheckpointTransaction: Bool { transaction }
+
+        /// `file:`: the step's SQL is in it, so its contents are part of the step's fingerprint.
+        var definitionFiles: [String] { file.map { [$0] } ?? [] }
 
         /// Transaction control in an inline script that runs in the checkpoint's transaction: it
         /// would end that transaction early (the step then fails at run time).

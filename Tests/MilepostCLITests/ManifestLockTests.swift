@@ -101,3 +101,18 @@ import Testing
         #expect(result.stderr.contains("could not write missing/milepost.lock: open: No such file or directory"), "\(result.stderr)")
     }
 }
+
+/// A file a step reads as its definition (`sql`'s `file:`) is locked by its contents (issue 25, item 5).
+@Suite struct DefinitionFileLockTests {
+    @Test func aRewrittenSQLFileIsDriftForValidateLocked() throws {
+        let work = try WorkDirectory()
+        try work.write("UPDATE orders SET total = total * 100;\n", to: "backfill.sql")
+        try work.write("app: shop\nmigrations:\n  \"2.0\":\n    - {name: sql, id: backfill, with: {file: backfill.sql}}\n", to: "milepost.yaml")
+        #expect(try work.milepost.run("lock").status == 0)
+        #expect(try work.milepost.run("validate", "--locked").status == 0)
+        try work.write("DELETE FROM orders;\n", to: "backfill.sql")
+        let result = try work.milepost.run("validate", "--locked")
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("2.0/backfill changed since milepost.lock was written"), "\(result.stderr)")
+    }
+}

@@ -28,13 +28,15 @@ import Testing
                 "\(fast.stdout)\(fast.stderr)")
     }
 
-    @Test func readsOnlyTheState() throws {
+    /// The state and the manifest's bytes (its digest, `ManifestDigestTests`), nothing else:
+    /// the manifest moved elsewhere with the same bytes answers the same.
+    @Test func readsOnlyTheStateAndTheManifestsBytes() throws {
         let work = try Self.upToDateStore()
         let journal = try work.read(".milepost/journal.jsonl")
-        try FileManager.default.removeItem(atPath: work.path + "/milepost.yaml")
+        try FileManager.default.moveItem(atPath: work.path + "/milepost.yaml", toPath: work.path + "/moved.yaml")
         var milepost = work.milepost
         milepost.environment = ["MILEPOST_TO": "2.1", "MILEPOST_STORE": ".milepost"]
-        let result = try milepost.run("run", "--manifest=missing.yaml", "--lock-timeout", "1s", "--allow-downgrade")
+        let result = try milepost.run("run", "--manifest=moved.yaml", "--lock-timeout", "1s", "--allow-downgrade")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("up to date at 2.1"))
         #expect(try work.read(".milepost/journal.jsonl") == journal)

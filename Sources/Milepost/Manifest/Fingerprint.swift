@@ -1,12 +1,45 @@
-/// A short stable digest (FNV-1a, 64 bits, hex) of a step's manifest entry and declared revision.
-/// Not cryptographic: it only tells whether an entry changed after it ran.
+/// A short stable digest (FNV-1a, 64 bits, hex) of a step's manifest entry, declared revision and
+/// definition files' contents. Not cryptographic: it only tells whether an entry changed after it ran.
 enum Fingerprint {
-    static func of(name: String, parameters: String, revision: String?) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in [name, parameters, revision ?? ""].joined(separator: "\u{0}").utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    /// A step without definition files keeps the fingerprint it had before they were counted.
+    static func of(name: String, parameters: String, revision: String?, files: [DefinitionFile] = []) -> String {
+        var hash = FNV1a()
+        hash.add([name, parameters, revision ?? ""].joined(separator: "\u{0}").utf8)
+        for file in files {
+            hash.add(CollectionOfOne(0))
+            hash.addField(Array(file.name.utf8))
+            hash.addField(Array((file.digest ?? "unreadable").utf8))
         }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hash.hex
+    }
+}
+
+/// FNV-1a, 64 bits: the one hash of fingerprints and manifest digests. Stable across processes and
+/// versions (unlike `hashValue`), one multiply a byte; not cryptographic.
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    }
+
+    /// `bytes` in a buffer: the loop the digest of a manifest's bytes runs on every start.
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var hash = value
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        value = hash
+    }
+
+    /// A field of a digest: its length, then its bytes, so that fields cannot run into each other.
+    mutating func addField(_ bytes: [UInt8]) {
+        add(String(bytes.count).utf8)
+        add(CollectionOfOne(0))
+        bytes.withUnsafeBufferPointer { add($0) }
+    }
+
+    /// Sixteen lowercase hex digits.
+    var hex: String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
     }
 }

@@ -20,6 +20,9 @@ public struct Manifest: Sendable {
     public internal(set) var hooks = ManifestHooks()
     /// Findings that do not stop the manifest from being used.
     public let warnings: [Diagnostic]
+    /// The digest of what its plans depend on besides the state: its bytes, the env file its
+    /// variables read (`ManifestVariables.envFile`) and its steps' definition files.
+    public internal(set) var digest = ManifestDigest(digest: "", files: [])
     /// The declared variables (`variables:`, `secrets:`, `${secret:…}`) its steps and hooks use, once
     /// each, in order of first use: what it substitutes.
     public internal(set) var substitutedVariables: [String] = []
@@ -77,6 +80,11 @@ public struct Manifest: Sendable {
             upgradePath: UpgradePath(upgradeFrom: contents.upgradeFrom, stops: contents.stops),
             warnings: decoder.diagnostics)
         manifest.hooks = contents.hooks
+        var files: [DefinitionFile] = []
+        for step in manifest.steps + ManifestHooks.Phase.allCases.flatMap({ contents.hooks[$0] }) {
+            for file in step.definitionFiles where !files.contains(where: { $0.name == file.name }) { files.append(file) }
+        }
+        manifest.digest = .of(manifest: source.bytes, envFile: variables?.envFile?.bytes, files: files)
         let uses = decoder.uses.uses(since: 0)
         var seen: Set<String> = []
         manifest.substitutedVariables = uses.compactMap(\.name).filter { seen.insert("v" + $0).inserted }

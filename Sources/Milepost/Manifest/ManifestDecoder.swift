@@ -16,6 +16,8 @@ struct ManifestDecoder {
     }
 
     let file: String
+    /// The manifest's directory: definition files are read relative to it.
+    let directory: String
     let registry: StepRegistry
     /// The values substituted; nil when only the syntax of `${…}` is checked.
     let variables: ManifestVariables?
@@ -29,6 +31,7 @@ struct ManifestDecoder {
 
     init(file: String, registry: StepRegistry, variables: ManifestVariables?) {
         self.file = file
+        self.directory = ManifestSource(path: file, bytes: []).directory
         self.registry = registry
         self.variables = variables
         self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables, secrets: secrets, uses: uses))
@@ -171,6 +174,8 @@ struct ManifestDecoder {
                 .warning, "step '\(name)': \(warning)", file: file, at: fields.with?.location ?? nameLocation))
         }
         guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
+        let files = (parameters as? any DefinitionFileParameters)?.definitionFiles
+            .map { DefinitionFile(name: $0, directory: directory) } ?? []
         let unsetVariables = uses.uses(since: mark).compactMap { use -> Diagnostic? in
             guard case .unset(let message) = use.outcome else { return nil }
             return Diagnostic(.error, "step '\(name)': \(message)", file: file, at: use.location)
@@ -185,8 +190,9 @@ struct ManifestDecoder {
             labels: fields.labels, when: fields.when,
             location: nameLocation,
             fingerprint: Fingerprint.of(
-                name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision),
-            definition: definition, parameters: parameters, revert: revert, secrets: secrets, unsetVariables: unsetVariables)
+                name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision, files: files),
+            definitionFiles: files, definition: definition, parameters: parameters, revert: revert, secrets: secrets,
+            unsetVariables: unsetVariables)
     }
 
     private struct StepFields {

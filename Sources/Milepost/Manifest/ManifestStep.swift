@@ -37,9 +37,12 @@ public final class ManifestStep: Sendable {
     public let repeats: RepeatPolicy?
     /// Where the step is written in the manifest.
     public let location: SourceLocation
-    /// A digest of the entry (name, parameters) and the registered revision; `status` compares it
-    /// with the one recorded when the step ran.
+    /// A digest of the entry (name, parameters), the registered revision and the contents of the
+    /// step's definition files; `status` compares it with the one recorded when the step ran.
     public let fingerprint: String
+    /// The files the step reads as its definition (`DefinitionFileParameters`), as they were when
+    /// the manifest was read; empty for most steps.
+    public let definitionFiles: [DefinitionFile]
 
     let definition: StepDefinition
     let parameters: any Sendable
@@ -56,8 +59,9 @@ public final class ManifestStep: Sendable {
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
         idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil,
-        labels: [String] = [], when: StepCondition? = nil, location: SourceLocation, fingerprint: String, definition: StepDefinition,
-        parameters: any Sendable, revert: StepRevert? = nil, secrets: SecretValues, unsetVariables: [Diagnostic] = []
+        labels: [String] = [], when: StepCondition? = nil, location: SourceLocation, fingerprint: String,
+        definitionFiles: [DefinitionFile] = [], definition: StepDefinition, parameters: any Sendable, revert: StepRevert? = nil,
+        secrets: SecretValues, unsetVariables: [Diagnostic] = []
     ) {
         self.id = id
         self.threshold = threshold
@@ -74,6 +78,7 @@ public final class ManifestStep: Sendable {
         self.repeats = repeats
         self.location = location
         self.fingerprint = fingerprint
+        self.definitionFiles = definitionFiles
         self.definition = definition
         self.parameters = parameters
         self.revert = revert

@@ -9,6 +9,8 @@ import Foundation
 public struct ManifestVariables: Sendable {
     /// The values, by name.
     public var values: [String: String]
+    /// The env file the values were read from, if any: part of the manifest's digest (`ManifestDigest`).
+    public internal(set) var envFile: ManifestSource?
 
     public init(_ values: [String: String]) {
         self.values = values
@@ -22,12 +24,16 @@ public struct ManifestVariables: Sendable {
     ///   error for each line that is not `NAME=value`.
     public static func environment(envFile: String? = nil) throws(ManifestError) -> ManifestVariables {
         var values = ProcessInfo.processInfo.environment
+        var source: ManifestSource?
         if let envFile {
-            let source = try ManifestSource.read(path: envFile, maxBytes: maxEnvFileBytes)
-            let file = EnvFile.parse(source)
-            guard file.problems.isEmpty else { throw .invalid(file.problems, source: source) }
+            let read = try ManifestSource.read(path: envFile, maxBytes: maxEnvFileBytes)
+            let file = EnvFile.parse(read)
+            guard file.problems.isEmpty else { throw .invalid(file.problems, source: read) }
             values.merge(file.values) { environment, _ in environment }
+            source = read
         }
-        return ManifestVariables(values)
+        var variables = ManifestVariables(values)
+        variables.envFile = source
+        return variables
     }
 }

@@ -14,15 +14,17 @@ public struct RunOptions: Sendable {
     /// The least time between two writes of a step's progress to the store (state and a
     /// `step-progress` journal record); the first report of an attempt is written at once.
     public var progressInterval: Duration = .seconds(5)
-    /// When the stored version already is the target and nothing is interrupted: read the manifest
-    /// anyway and run its repeatable steps whose entry changed (`repeat: on-change`) instead of
-    /// answering up to date from the state alone. Off by default, which keeps the no-op run to one
-    /// read of the state; the command line turns it on when the manifest file may have repeatable
-    /// steps (`Manifest.mayHaveRepeatableSteps(path:maxBytes:)`).
-    public var checksRepeatableSteps = false
+    /// Where the manifest `Runner.run` loads is read from (its file, its env file): when the stored
+    /// version is the target, nothing is interrupted and these files have the digest the state was
+    /// last planned with (`StoredState.plannedWith`), the run is up to date without loading the
+    /// manifest — the no-op run reads the state and these files and parses nothing. Nil (the
+    /// default): the run loads the manifest and compares its digest (`Manifest.digest`), which is
+    /// as exact and costs a parse. Give the files the `loadManifest` closure reads, or the run may
+    /// answer for another manifest.
+    public var manifestInputs: ManifestInputs?
     /// The `--labels` expression: labelled steps it does not match are out of scope (`PlanScope`);
-    /// nil: every step is. With one, a run at the stored version reads the manifest instead of
-    /// answering up to date from the state alone, so it runs steps an earlier run left out.
+    /// nil: every step is. With one, a run always loads the manifest and plans, and records no
+    /// digest (`StoredState.plannedWith`): the steps it leaves out are not up to date.
     public var labels: LabelExpression?
     /// Called as steps start, report progress and finish, for progress output.
     public var onProgress: (@Sendable (RunProgress) -> Void)?

@@ -24,9 +24,12 @@ public struct Runner: Sendable {
 
     /// Runs every pending step up to `target`, one checkpoint per step.
     ///
-    /// When the stored version already is `target` and nothing is interrupted, this reads only the
-    /// state and returns `.upToDate` without calling `loadManifest` (the pre-start fast path),
-    /// unless `options.labels` is set.
+    /// When the stored version already is `target`, nothing is interrupted and the manifest has the
+    /// digest the state was last planned with (`StoredState.plannedWith`), this returns `.upToDate`
+    /// without planning or taking the lock; with `options.manifestInputs`, without calling
+    /// `loadManifest` either (the pre-start fast path). Otherwise it plans under the lock, and when
+    /// it finds or makes the store up to date it records the manifest's digest, so the next run
+    /// is fast again. With `options.labels` it always plans and records no digest.
     /// - throws: the manifest's errors, or `StoreError` (a bad stored version is `StoreError.unreadableState`).
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         try await RunTelemetry.run(store: store, to: target) { try await runUntraced(to: target, manifest: loadManifest) }
@@ -34,15 +37,14 @@ public struct Runner: Sendable {
 
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
-        var loaded: Manifest?
-        if let seen, options.labels == nil, let report = upToDate(seen, at: target) {
-            guard options.checksRepeatableSteps else { return report }
-            // Still up to date unless a repeatable step is due: decided before taking the lock.
-            let manifest = try loadManifest()
-            guard try await repeatableStepsAreDue(manifest, state: seen, to: target) else { return report }
-            loaded = manifest
+        // A run with --labels plans whatever the digest says: the steps it leaves out are not up to date.
+        let unscoped = options.labels == nil ? seen : nil
+        if let unscoped, let inputs = options.manifestInputs,
+           let report = upToDate(unscoped.head, at: target, manifest: inputs.digest(definitionFiles: unscoped.plannedWith?.files ?? [])) {
+            return report
         }
-        let manifest = try loaded ?? loadManifest()
+        let manifest = try loadManifest()
+        if let unscoped, let report = upToDate(unscoped.head, at: target, manifest: manifest.digest) { return report }
         try refuseStepsTheStoreCannotRun(manifest)
         if options.dryRun {
             let state = try await store.readState()
@@ -54,16 +56,13 @@ public struct Runner: Sendable {
         }
     }
 
-    /// The up-to-date decision: the `.upToDate` report when the state is at `target` and no step
-    /// is interrupted; nil when a full `run` is needed.
-    public func upToDate(_ state: StoredState, at target: Version) -> RunReport? {
-        upToDate(state.head, at: target)
-    }
-
-    /// The same decision from the state's head alone, as the pre-start fast path reads it
-    /// (`FileStore.readStateHeadSynchronously()`).
-    public func upToDate(_ head: StoredStateHead, at target: Version) -> RunReport? {
-        guard !head.hasStepInProgress, head.version == target else { return nil }
+    /// The up-to-date decision without a plan: the `.upToDate` report when the state is at `target`,
+    /// no step is in progress and no revert unfinished, and `manifest` (the digest of the manifest
+    /// now) is the digest the state was last planned with; nil when the run must plan. Takes the
+    /// state's head, as the pre-start fast path reads it (`FileStore.readStateHeadSynchronously()`);
+    /// `StoredState.head` gives it from a whole state.
+    public func upToDate(_ head: StoredStateHead, at target: Version, manifest: ManifestDigest?) -> RunReport? {
+        guard !head.hasStepInProgress, head.version == target, let manifest, head.plannedWith == manifest else { return nil }
         return RunReport(
             outcome: .upToDate, run: nil, app: head.app, from: target, to: target, steps: [], plan: nil,
             interrupted: nil, doneByAnotherRunner: false)
@@ -264,6 +263,11 @@ public struct Runner: Sendable {
             refused.reverting = reverting
             return refused
         case .upToDate:
+            // Planned against this very state and found up to date: the next run with this manifest need not plan.
+            if var state, options.labels == nil, state.plannedWith != manifest.digest {
+                state.plannedWith = manifest.digest
+                try await locked.commit(state, journal: [])
+            }
             return report(.upToDate)
         case .run(let steps):
             try manifest.requireVariables(of: steps)  // before anything is written
@@ -292,6 +296,8 @@ public struct Runner: Sendable {
             if !steps.isEmpty { _ = try await runHooks(.afterRun) }
             current.version = target
             current.updatedAt = Timestamp.now()
+            // Every pending step ran: planning this manifest against the new state finds it up to date.
+            if options.labels == nil { current.plannedWith = manifest.digest }
             try await locked.commit(current, journal: [
                 journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)
             ])

@@ -72,7 +72,16 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     /// A path written in the manifest, resolved against the manifest's directory (an absolute path
     /// stays as it is): `exec`'s `cwd`, `sql`'s `file`.
     public func manifestPath(_ path: String) -> String {
-        path.hasPrefix("/") ? path : manifestDirectory + "/" + path
+        ManifestRelativePath.resolve(path, in: manifestDirectory)
+    }
+}
+
+/// The one manifest-relative path rule: a path written in a manifest is taken as it is when
+/// absolute, else relative to the manifest's directory (`StepContext.manifestPath`, and the
+/// definition files read when the manifest is loaded).
+enum ManifestRelativePath {
+    static func resolve(_ path: String, in directory: String) -> String {
+        path.hasPrefix("/") ? path : directory + "/" + path
     }
 }
 

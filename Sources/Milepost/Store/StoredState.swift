@@ -1,24 +1,32 @@
 /// What a store remembers between runs. Serialized as `state.json` by the file store.
+///
+/// Changing any field but `plannedWith` drops `plannedWith`: the digest vouches for the state as it
+/// was when a run found it up to date with that manifest, and for no other.
 public struct StoredState: Codable, Sendable, Equatable {
     /// The format of this record; bumped on incompatible changes.
     public static let currentFormat = 1
 
-    public var format: Int
+    public var format: Int { didSet { plannedWith = nil } }
     /// The manifest's `app` label when the state was last written.
-    public var app: String?
+    public var app: String? { didSet { plannedWith = nil } }
     /// The last version reached, with the text whoever set it wrote (`--to`, `baseline`).
-    public var version: Version
+    public var version: Version { didSet { plannedWith = nil } }
     /// Every step that completed, in the order it completed.
-    public var completed: [CompletedStep]
+    public var completed: [CompletedStep] { didSet { plannedWith = nil } }
     /// The step that was running when the state was last written, if any.
-    public var inProgress: InProgressStep?
+    public var inProgress: InProgressStep? { didSet { plannedWith = nil } }
     /// The last step that failed, until it succeeds or is resolved.
-    public var failed: FailedStep?
+    public var failed: FailedStep? { didSet { plannedWith = nil } }
     /// When the state was last written.
-    public var updatedAt: Timestamp
+    public var updatedAt: Timestamp { didSet { plannedWith = nil } }
     /// A revert that has not finished yet (`milepost revert`); nil otherwise, and in states written
     /// before reverts existed.
-    public var reverting: UnfinishedRevert?
+    public var reverting: UnfinishedRevert? { didSet { plannedWith = nil } }
+    /// The digest of the manifest (`ManifestDigest`) a run last planned with against this very state
+    /// and found up to date at `version`, or made so: a run to `version` whose manifest has the same
+    /// digest is up to date without reading anything else (`Runner.upToDate(_:at:manifest:)`). Set
+    /// last, by the run; nil in states written before digests existed, and after any other change.
+    public var plannedWith: ManifestDigest?
 
     public init(
         app: String?, version: Version, completed: [CompletedStep] = [],
@@ -41,6 +49,7 @@ public struct StoredState: Codable, Sendable, Equatable {
         case failed
         case updatedAt = "updated_at"
         case reverting
+        case plannedWith = "planned_with"
     }
 }
 

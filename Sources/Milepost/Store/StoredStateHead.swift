@@ -1,5 +1,6 @@
 /// The fields of a stored state that decide whether a `run` is up to date (`Runner.upToDate`):
-/// its format, app, version and whether a step is in progress.
+/// its format, app, version, whether a step is in progress, and the digest of the manifest it was
+/// last planned with.
 ///
 /// The pre-start path reads these from `state.json` with `init?(json:)`, a scan without
 /// Foundation that allocates only the two strings it keeps: a no-op run must cost next to nothing,
@@ -17,12 +18,15 @@ public struct StoredStateHead: Sendable, Equatable {
     /// True when the state records a step as running (`in_progress` is not null) or a revert as
     /// unfinished (`reverting` is not null): either way a run has work to check.
     public var hasStepInProgress: Bool
+    /// `StoredState.plannedWith`.
+    public var plannedWith: ManifestDigest?
 
-    public init(format: Int, app: String?, version: Version, hasStepInProgress: Bool) {
+    public init(format: Int, app: String?, version: Version, hasStepInProgress: Bool, plannedWith: ManifestDigest? = nil) {
         self.format = format
         self.app = app
         self.version = version
         self.hasStepInProgress = hasStepInProgress
+        self.plannedWith = plannedWith
     }
 
     /// The head of `bytes`, a whole `state.json`; nil when the quick scan cannot vouch for it.
@@ -39,7 +43,9 @@ public struct StoredStateHead: Sendable, Equatable {
 extension StoredState {
     /// The fields `Runner.upToDate` decides with.
     public var head: StoredStateHead {
-        StoredStateHead(format: format, app: app, version: version, hasStepInProgress: inProgress != nil || reverting != nil)
+        StoredStateHead(
+            format: format, app: app, version: version, hasStepInProgress: inProgress != nil || reverting != nil,
+            plannedWith: plannedWith)
     }
 }
 
@@ -58,6 +64,7 @@ private struct StateHeadScanner {
         var version: Version?
         var inProgress: Bool?
         var reverting = false
+        var plannedWith: ManifestDigest?
         var seen = Set<String>()
         var hasCompleted = false
         var hasUpdatedAt = false
@@ -89,6 +96,11 @@ private struct StateHeadScanner {
                 case "reverting":
                     reverting = !literal("null")
                     if reverting { guard peek == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil } }
+                case "planned_with":
+                    if !literal("null") {
+                        guard let value = digest() else { return nil }
+                        plannedWith = value
+                    }
                 case "failed":
                     if !literal("null") { guard peek == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil } }
                 case "completed":
@@ -111,7 +123,47 @@ private struct StateHeadScanner {
         guard index == bytes.count, let format, (1...StoredState.currentFormat).contains(format),
               let version, hasCompleted, hasUpdatedAt
         else { return nil }
-        return StoredStateHead(format: format, app: app ?? nil, version: version, hasStepInProgress: inProgress == true || reverting)
+        return StoredStateHead(
+            format: format, app: app ?? nil, version: version, hasStepInProgress: inProgress == true || reverting,
+            plannedWith: plannedWith)
+    }
+
+    /// `planned_with`: an object of exactly `digest` (a string) and `files` (strings), each plain.
+    mutating func digest() -> ManifestDigest? {
+        var digest: String?
+        var files: [String]?
+        guard take(UInt8(ascii: "{")) else { return nil }
+        repeat {
+            skipSpace()
+            let key = plainString()
+            skipSpace()
+            guard take(UInt8(ascii: ":")) else { return nil }
+            skipSpace()
+            switch key {
+            case "digest" where digest == nil:
+                guard let value = plainString() else { return nil }
+                digest = value
+            case "files" where files == nil:
+                guard take(UInt8(ascii: "[")) else { return nil }
+                var names: [String] = []
+                skipSpace()
+                if !take(UInt8(ascii: "]")) {
+                    repeat {
+                        skipSpace()
+                        guard let name = plainString() else { return nil }
+                        names.append(name)
+                        skipSpace()
+                    } while take(UInt8(ascii: ","))
+                    guard take(UInt8(ascii: "]")) else { return nil }
+                }
+                files = names
+            default:
+                return nil
+            }
+            skipSpace()
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "}")), let digest, let files else { return nil }
+        return ManifestDigest(digest: digest, files: files)
     }
 
     // MARK: - Tokens

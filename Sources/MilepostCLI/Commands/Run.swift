@@ -8,8 +8,10 @@ extension MilepostCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run every pending step up to --to, once, with a checkpoint per step.",
             discussion: """
-                When the store is already at --to this reads only the state and exits 0: safe and fast as a \
-                pre-start hook (not with --labels, which may bring in steps an earlier run left out). Runners on one store take turns (--lock-timeout); SIGTERM, SIGINT, SIGHUP and \
+                When the store is already at --to and the manifest (with --env-file and the files its steps read as \
+                their definition) is byte for byte the one it was last planned with, this reads only the state and \
+                those files and exits 0: safe and fast as a pre-start hook (not with --labels, which may bring in \
+                steps an earlier run left out). Any change to them makes the run plan. Runners on one store take turns (--lock-timeout); SIGTERM, SIGINT, SIGHUP and \
                 SIGQUIT stop the current step, journal it as interrupted and exit 128 + the signal (143, \
                 130, 129, 131). Progress goes to stderr; when \
                 stderr is not a terminal a long step prints a "still running" line every 10 s.
@@ -61,7 +63,7 @@ extension MilepostCommand {
                 options.lockTimeout = lockTimeout.duration
                 options.terminationGrace = terminationGrace.duration
                 options.progressInterval = progressInterval.duration
-                options.checksRepeatableSteps = try manifest.mayHaveRepeatableSteps
+                options.manifestInputs = try manifest.inputs(variables)
                 let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY)
                 if format != .json { options.onProgress = progress.handle }
                 let ticker = format != .json ? Task { await progress.tick() } : nil

@@ -38,9 +38,10 @@ struct ManifestOptions: ParsableArguments {
         get throws { try named != nil || FileCalls.exists(path) }
     }
 
-    /// Whether the manifest may have repeatable steps, from its bytes (`Manifest.mayHaveRepeatableSteps`).
-    var mayHaveRepeatableSteps: Bool {
-        get throws { Manifest.mayHaveRepeatableSteps(path: try path, maxBytes: maxManifestSize.bytes) }
+    /// The files the manifest's digest is read from (`RunOptions.manifestInputs`): the manifest and
+    /// the env file `variables` names.
+    func inputs(_ variables: VariableOptions) throws -> ManifestInputs {
+        ManifestInputs(path: try path, envFile: variables.envFile, maxManifestBytes: maxManifestSize.bytes)
     }
 
     /// Loads the manifest, substituting `variables` into `with:` strings (nil: only checks their syntax).

@@ -32,9 +32,14 @@ struct PostgresSchema: Sendable {
 
     // MARK: - Creating
 
+    /// The `jsonb` columns of `state` added after its first version, in the order they were added:
+    /// created on their own when missing (`reverting`: an unfinished revert; `planned_with`: the
+    /// digest of the manifest the state was last planned with).
+    static let addedStateColumns = ["reverting", "planned_with"]
+
     /// Creates the schema and its tables unless they exist, and adds the tables and columns a store
-    /// made by an earlier version lacks (the lease table; `state.reverting`). Safe when many runners start at once on an empty database and through
-    /// a transaction-pooling proxy: the check is a read; creation happens in one transaction that
+    /// made by an earlier version lacks (the lease table; `addedStateColumns`). Safe when many
+    /// runners start at once on an empty database and through a transaction-pooling proxy: the check is a read; creation happens in one transaction that
     /// first takes a transaction-scoped advisory lock (so no lock outlives it on a pooled server
     /// connection), checks again and creates what is missing, so one runner creates while the others
     /// find it done. `CREATE SCHEMA` is issued only when the schema is missing, so a schema made by a
@@ -43,7 +48,7 @@ struct PostgresSchema: Sendable {
     /// other runner for no longer than their `--lock-timeout`.
     /// - throws: `StoreError.lockTimeout` naming the set-up lock's holder when `timeout` passes.
     func create(on session: PostgresSession, timeout: Duration) async throws {
-        if try await missing(on: session) == [false, false, false] { return }
+        if try await !missing(on: session).contains(true) { return }
         try await session.transaction {
             let keys = [String(setupLock.0), String(setupLock.1)]
             let locked = try await LockPolling.poll(timeout: timeout) { () async throws -> Bool? in
@@ -55,7 +60,7 @@ struct PostgresSchema: Sendable {
                     holder: try await AdvisoryLock.sessionHolder(keys: keys, recordedIn: nil, on: session))
             }
             let missing = try await missing(on: session)
-            if missing == [false, false, false] { return }
+            if !missing.contains(true) { return }
             if missing[0] {
                 let schemaMissing = try await session.query(
                     "SELECT 1 FROM pg_namespace WHERE nspname = $1", [name]).isEmpty
@@ -64,20 +69,26 @@ struct PostgresSchema: Sendable {
                 return
             }
             if missing[1] { try await session.query(leaseDDL) }
-            if missing[2] { try await session.query(revertingDDL) }
+            for (column, isMissing) in zip(Self.addedStateColumns, missing.dropFirst(2)) where isMissing {
+                try await session.query("ALTER TABLE \(state) ADD COLUMN \(column) jsonb")
+            }
         }
     }
 
-    /// Whether the state table, the lease table and the state's `reverting` column are missing
-    /// (the column is reported missing when the table is). A scan of `pg_class` with the
+    /// Whether the state table, the lease table and each of `addedStateColumns` are missing (a
+    /// column is reported missing when the table is). A scan of `pg_class` with the
     /// statement's snapshot, not `to_regclass`: after the set-up lock is granted inside the
     /// transaction, the catalog caches may not yet show the tables its previous holder committed.
     private func missing(on session: PostgresSession) async throws -> [Bool] {
         let sql = """
-            SELECT NOT EXISTS (\(table) AND c.relname = 'state'), NOT EXISTS (\(table) AND c.relname = 'lease'),
-                NOT EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-                    JOIN pg_namespace n ON n.oid = c.relnamespace
-                    WHERE n.nspname = $1 AND c.relname = 'state' AND a.attname = 'reverting' AND NOT a.attisdropped)
+            SELECT NOT EXISTS (\(table) AND c.relname = 'state'), NOT EXISTS (\(table) AND c.relname = 'lease')\(
+                Self.addedStateColumns.map { column in
+                    """
+                    , NOT EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                        JOIN pg_namespace n ON n.oid = c.relnamespace
+                        WHERE n.nspname = $1 AND c.relname = 'state' AND a.attname = '\(column)' AND NOT a.attisdropped)
+                    """
+                }.joined())
             """
         return try await session.query(sql, [name])[0].map { $0 == "t" }
     }
@@ -101,11 +112,6 @@ struct PostgresSchema: Sendable {
         );
         INSERT INTO \(lease) (singleton) VALUES (true);
         """
-    }
-
-    /// The unfinished revert's column (added in a later version: created on its own when missing).
-    var revertingDDL: String {
-        "ALTER TABLE \(state) ADD COLUMN reverting jsonb"
     }
 
     /// The tables. `state` has exactly one row, created here; its `version` is NULL until
@@ -140,7 +146,8 @@ struct PostgresSchema: Sendable {
             updated_at text,
             holder jsonb,
             holder_pid integer,
-            reverting jsonb
+            reverting jsonb,
+            planned_with jsonb
         );
         INSERT INTO \(state) (singleton) VALUES (true);
         """

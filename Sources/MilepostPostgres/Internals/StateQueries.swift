@@ -19,8 +19,8 @@ struct StateQueries: Sendable {
                         ORDER BY c.position)
                     FROM \(schema.completedSteps) c), '[]'::json),
                 'in_progress', s.in_progress, 'failed', s.failed, 'updated_at', s.updated_at,
-                -- Through the row's JSON: a store created before reverts has no such column yet.
-                'reverting', to_jsonb(s) -> 'reverting')::text,
+                -- Through the row's JSON: a store created before reverts (or digests) has no such column yet.
+                'reverting', to_jsonb(s) -> 'reverting', 'planned_with', to_jsonb(s) -> 'planned_with')::text,
                 s.version IS NULL
             FROM \(schema.state) s
             """
@@ -70,7 +70,8 @@ struct StateQueries: Sendable {
         let sql = """
             WITH fenced AS (
                 UPDATE \(schema.state) SET generation = generation + 1, format = $2::integer, app = $3,
-                    version = $4, in_progress = $5::jsonb, failed = $6::jsonb, updated_at = $7, reverting = $10::jsonb
+                    version = $4, in_progress = $5::jsonb, failed = $6::jsonb, updated_at = $7, reverting = $10::jsonb,
+                    planned_with = $11::jsonb
                 WHERE generation = $1::bigint
                 RETURNING generation
             ), completed AS (
@@ -90,7 +91,7 @@ struct StateQueries: Sendable {
             String(generation), String(state.format), state.app, state.version.text,
             state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt.text,
             Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
-            state.reverting.map(Self.json),
+            state.reverting.map(Self.json), state.plannedWith.map(Self.json),
         ])
         return rows.first.flatMap { $0[0] }.flatMap { Int64($0) }
     }
