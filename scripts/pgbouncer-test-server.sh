@@ -10,6 +10,7 @@
 # PG_URL is a URL of scripts/postgres-test-server.sh (postgres://USER@HOST:PORT/DB, trust
 # authentication). PgBouncer refuses to run as root, so as root it runs as the `postgres` user
 # and DIR is handed to it. Every database of the server is reachable through it (`* =` entry),
+# and PG_URL's database also as `milepost_pool_of_one`, a pool of one server connection;
 # auth_type = trust. Exits non-zero (with the log) when it cannot start: callers must fail, never skip.
 set -euo pipefail
 
@@ -39,6 +40,8 @@ start)
     cat >"$dir/pgbouncer.ini" <<INI
 [databases]
 * = host=$pg_host port=$pg_port
+; PG_URL's database with a pool of one server connection (FleetLeaseTests: the pool a runner needs)
+milepost_pool_of_one = host=$pg_host port=$pg_port dbname=${rest#*/} pool_size=1
 
 [pgbouncer]
 listen_addr = 127.0.0.1

@@ -12,41 +12,39 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     private var sessions: (lock: PostgresSession, data: PostgresSession)?
     /// The run holding the lock (its row in the `lease` table).
     private let run: String
-    /// Keeps the lease alive; nil for the session lock, which lasts as long as its session.
-    private let heartbeat: LeaseHeartbeat?
+    private let kind: LockKind
+    /// Keeps the lock row's expiry alive (the lease, or the session lock's hold) and watches the
+    /// lock session.
+    private let heartbeat: LockHeartbeat
     /// The fencing generation this holder expects to find.
     private var generation: Int64
     /// The completed steps as stored: a commit whose list extends them inserts only the new ones.
     private var storedCompleted: [CompletedStep] = []
     /// True between `beginStepTransaction()` and the commit or rollback that ends it.
     private var inStepTransaction = false
-    /// Why the session lock is no longer held, once its session broke and it could not be taken
-    /// back (`reconnect()`): every later write is refused with it.
-    private var lockGone: StoreError?
     /// True once a write gave up reconnecting: the later ones (journaling the failure) try once.
     private var reconnectingFailed = false
 
     init(
-        store: PostgresStore, lock: PostgresSession, data: PostgresSession, generation: Int64, run: String,
-        heartbeat: LeaseHeartbeat?
+        store: PostgresStore, kind: LockKind, lock: PostgresSession, data: PostgresSession, generation: Int64,
+        run: String, heartbeat: LockHeartbeat
     ) {
         self.store = store
+        self.kind = kind
         self.sessions = (lock, data)
         self.generation = generation
         self.run = run
         self.heartbeat = heartbeat
     }
 
-    /// Returns when the lease is lost; the session lock is never lost this way (its loss shows at
-    /// the next checkpoint, refused by the fence), so for it this returns only on cancellation.
+    /// Returns when the lock is lost: the lease could not be renewed or was taken over, or the
+    /// session lock's session ended and the lock could not be taken back (`LockHeartbeat`).
     nonisolated func lockLost() async -> LockLoss? {
-        if let heartbeat { return await heartbeat.lost() }
-        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-        return nil
+        await heartbeat.lost()
     }
 
     func readState() async throws -> StoredState? {
-        let state = try await store.queries.read(on: data()).state
+        let state = try await reconnecting(retry: !inStepTransaction) { data, _ in try await store.queries.read(on: data).state }
         storedCompleted = state?.completed ?? []
         return state
     }
@@ -103,12 +101,12 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     /// have to lapse after a restart) and the advisory lock.
     func release() async {
         guard let (lock, data) = sessions else { return }
-        heartbeat?.stop()
+        heartbeat.stop()
         if inStepTransaction { await data.rollback() }
         inStepTransaction = false
         _ = try? await reconnecting(retry: true) { data, _ in try await LockRow.release(store.tables, run: run, on: data) }
         sessions = nil
-        if heartbeat == nil { await store.advisoryLock.release(on: lock) }
+        if kind == .session { await store.advisoryLock.release(on: lock) }
     }
 
     // MARK: - The step's transaction
@@ -161,13 +159,11 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     /// Runs `body` on the data session; when it fails because the connection broke and `retry`
     /// allows, opens a new data session and runs it again (`retried` is then true), up to
     /// `reconnectPauses.count` more times (once a write gave up, later ones try only once). Safe for checkpoints: each is a compare-and-set on the
-    /// fencing generation, so a write of a holder that lost its lock meanwhile is refused. With the
-    /// session lock, the advisory lock went with a broken connection: it is taken again first, and
-    /// when that fails (another runner has it) the write goes ahead only to be refused by the fence.
+    /// fencing generation, so a write of a holder that lost its lock meanwhile is refused. (The lock
+    /// session is the heartbeat's to reopen: `LockHeartbeat`.)
     private func reconnecting<Result: Sendable>(
         retry: Bool, _ body: (PostgresSession, _ retried: Bool) async throws -> Result
     ) async throws -> Result {
-        if let lockGone { throw lockGone }
         var pauses = retry && !reconnectingFailed ? Self.reconnectPauses[...] : []
         var retried = false
         var lost: StoreError?
@@ -182,29 +178,21 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
                     reconnectingFailed = retry
                     throw lost ?? error
                 }
-                try await Task.sleep(for: pause)
+                // A run cancelled meanwhile (its lock lost) stops trying; the loss of the connection says what happened.
+                try? await Task.sleep(for: pause)
+                if Task.isCancelled { throw lost ?? error }
                 retried = true
                 try? await reconnect()
             }
         }
     }
 
-    /// Opens a new data session, and for the session lock a new lock session that takes the
-    /// advisory lock again when the old one is gone (`AdvisoryLock.retake`).
+    /// Opens a new data session.
     private func reconnect() async throws {
         guard let (lock, _) = sessions else { return }
         let data = try await PostgresSession.open(store.settings)
         if !(try await data.isBehindPooler()) { try await data.checkClientConnection() }
         sessions = (lock, data)
-        guard heartbeat == nil, (try? await lock.query("SELECT 1")) == nil else { return }
-        let lockSession = try await PostgresSession.open(store.settings)
-        do {
-            try await store.advisoryLock.retake(on: lockSession, run: run)
-            sessions = (lockSession, data)
-        } catch let error as StoreError {
-            // This write still goes ahead: the fence refuses it if the runner that has the lock took it.
-            lockGone = error
-        }
     }
 
     private func data() throws -> PostgresSession {

@@ -72,20 +72,22 @@ public struct PostgresStore: MilepostStore {
         if !pooled { try await data.checkClientConnection() }
         try await tables.create(on: data, timeout: timeout)
         let lock = try await PostgresSession.open(settings)
-        let locked: LockedPostgresStore
-        switch LockKind.choose(asked: settings.lock, pooled: pooled) {
+        let kind = LockKind.choose(asked: settings.lock, pooled: pooled)
+        let taken: (generation: Int64, sent: ContinuousClock.Instant)
+        let renewable: any RenewableLock
+        switch kind {
         case .session:
-            let generation = try await advisoryLock.acquire(on: lock, timeout: timeout, holder: holder)
-            locked = LockedPostgresStore(
-                store: self, lock: lock, data: data, generation: generation, run: holder.run, heartbeat: nil)
+            let sent = ContinuousClock.now
+            taken = (try await advisoryLock.acquire(on: lock, timeout: timeout, holder: holder), sent)
+            renewable = advisoryLock
         case .lease:
             let lease = LeaseLock(schema: tables, duration: settings.lease)
-            let taken = try await lease.acquire(on: lock, timeout: timeout, holder: holder)
-            let heartbeat = LeaseHeartbeat(lease: lease, run: holder.run, session: lock, taken: taken.sent)
-            locked = LockedPostgresStore(
-                store: self, lock: lock, data: data, generation: taken.generation, run: holder.run,
-                heartbeat: heartbeat)
+            taken = try await lease.acquire(on: lock, timeout: timeout, holder: holder)
+            renewable = lease
         }
+        let heartbeat = LockHeartbeat(lock: renewable, run: holder.run, session: lock, taken: taken.sent, pooled: pooled)
+        let locked = LockedPostgresStore(
+            store: self, kind: kind, lock: lock, data: data, generation: taken.generation, run: holder.run, heartbeat: heartbeat)
         do {
             _ = try await locked.readState()
         } catch {

@@ -115,11 +115,16 @@ struct FleetLeaseTests {
         let frozen = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
         let sleeping = """
             SELECT count(*) FROM pg_stat_activity
-            WHERE pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'UPDATE counter%'
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'UPDATE counter%'
             """
         let deadline = ContinuousClock.now + .seconds(60)
-        while try await TestServer.admin(sleeping, url: direct) != [["1"]], ContinuousClock.now < deadline {
+        while try await TestServer.admin(sleeping, url: direct) != [["1"]], ContinuousClock.now < deadline, frozen.process.isRunning {
             try await Task.sleep(for: .milliseconds(20))
+        }
+        if !frozen.process.isRunning {
+            let ended = try frozen.wait()
+            Issue.record("the runner ended before its step (\(ended.status)): \(ended.stderr)")
+            return
         }
         kill(frozen.pid, SIGSTOP)
         defer { kill(frozen.pid, SIGCONT) }
@@ -133,13 +138,35 @@ struct FleetLeaseTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(!next.process.isRunning, "the next runner still waits on the frozen holder's row lock")
-        kill(frozen.pid, SIGCONT)
         let taken = try next.wait()
         #expect(taken.status == 0, "\(taken.stderr)")
+        let stored = "SELECT s.generation, s.version, (SELECT count(*) FROM milepost.journal), c.n FROM milepost.state s, counter c"
+        let before = try await TestServer.admin(stored, url: direct)
+        #expect(before[0][1] == "1.0" && before[0][3] == "1", "\(before)")
+        // Continued, the frozen runner finds its transaction ended by the server and writes nothing.
+        kill(frozen.pid, SIGCONT)
         let continued = try frozen.wait()
-        #expect(continued.status != 0, "\(continued.stderr)")
-        #expect(try await TestServer.admin("SELECT n FROM counter", url: direct) == [["1"]])
-        #expect(try await TestServer.admin("SELECT version FROM milepost.state", url: direct) == [["1.0"]])
+        #expect(try await TestServer.admin(stored, url: direct) == before, "\(continued.stderr)")
+    }
+
+    /// Through a pool of one server connection the lease's renewal queues behind the holder's own
+    /// `sql` step transaction: the holder gives up its lease, and the error says what pool it needs.
+    @Test func aPoolOfOneServerConnectionIsNamedWhenTheLeaseCannotBeRenewed() async throws {
+        // scripts/pgbouncer-test-server.sh serves the test server's database as milepost_pool_of_one too.
+        let pooled = TestPooler.through(TestServer.freshSchemaURL())
+        let head = String(pooled.prefix { $0 != "?" })
+        let server = String(head.prefix(upTo: head.lastIndex(of: "/") ?? head.endIndex))
+        let url = server + "/milepost_pool_of_one" + String(pooled.dropFirst(head.count)) + "&milepost_lease=2s"
+        let directory = try TestDirectory()
+        try directory.write("""
+            migrations:
+              "1.0":
+                - {name: sql, id: long, with: {sql: "SELECT pg_sleep(30)"}}
+            """, to: "milepost.yaml")
+        let ran = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        #expect(ran.status == 74, "\(ran.stderr)")
+        #expect(ran.stderr.contains("lost the lock of run"), "\(ran.stderr)")
+        #expect(ran.stderr.contains("a runner needs two server connections at once (one for the step, one for the renewal)"), "\(ran.stderr)")
     }
 
     @Test(arguments: Route.allCases)

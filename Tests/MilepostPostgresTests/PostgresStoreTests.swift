@@ -67,11 +67,17 @@ struct PostgresStoreTests {
 
     @Test func theFenceRefusesAHolderThatLostItsLock() async throws {
         let url = TestServer.freshSchemaURL()
-        let first = try await PostgresStore(url: url).lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        // The first holder logs in as a role of its own, so that it can be kept from reconnecting.
+        let role = "milepost_r_" + TestServer.uniqueName()
+        try await TestServer.admin("CREATE ROLE \(role) LOGIN SUPERUSER")
+        let first = try await PostgresStore(url: url.replacingOccurrences(of: "://postgres@", with: "://\(role)@"))
+            .lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
         let before = StoredState(app: "shop", version: Version("1")!, updatedAt: Timestamp("2026-01-01T00:00:01.000Z")!)
         try await first.commit(before, journal: [])
-        // A partition: the server drops the first holder's lock session; its data session lives on.
+        // A partition: the server drops the first holder's lock session and the holder cannot reach
+        // it again to take the lock back; its data session lives on.
         let store = PostgresStore(url: url)
+        try await TestServer.admin("ALTER ROLE \(role) NOLOGIN")
         try await TestServer.admin("SELECT pg_terminate_backend(holder_pid) FROM \(store.tables.state)")
         let second = try await store.lock(timeout: .seconds(10), holder: TestServer.holder(run: "run-b"))
 

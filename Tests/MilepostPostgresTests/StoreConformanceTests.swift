@@ -54,6 +54,30 @@ struct StoreConformanceTests {
         #expect(try await fixture.store.readJournal().map(\.step) == (1...4).map { "2/step-\($0)" })
     }
 
+    /// A completed step dropped from the list (the PostgreSQL store: a row deleted by hand, a
+    /// rewrite) leaves the store able to record more, in order, by the same and by a later holder.
+    @Test(arguments: StoreKind.allCases)
+    func completedStepsGrowAgainAfterOneIsDropped(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        func step(_ index: Int) -> CompletedStep {
+            CompletedStep(id: "2/step-\(index)", at: Timestamp("2026-02-01T00:00:0\(index).000Z")!, run: "run-a", fingerprint: "f\(index)")
+        }
+        var state = StoredState(app: "shop", version: Version("1")!, completed: (1...3).map(step), updatedAt: Timestamp("2026-02-01T00:00:00.000Z")!)
+        let first = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        try await first.commit(state, journal: [])
+        state.completed.removeFirst()
+        try await first.commit(state, journal: [])
+        state.completed.append(step(4))
+        try await first.commit(state, journal: [])
+        await first.release()
+        let second = try await fixture.reopen().lock(timeout: .zero, holder: TestServer.holder(run: "run-b"))
+        #expect(try await second.readState() == state)
+        state.completed.append(step(5))
+        try await second.commit(state, journal: [])
+        await second.release()
+        #expect(try await fixture.reopen().readState()?.completed.map(\.id) == (2...5).map { "2/step-\($0)" })
+    }
+
     @Test(arguments: StoreKind.allCases)
     func appendKeepsTheJournalInOrder(kind: StoreKind) async throws {
         let fixture = try kind.make()

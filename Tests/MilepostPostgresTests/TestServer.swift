@@ -32,7 +32,7 @@ enum TestServer {
     @discardableResult
     static func admin(_ sql: String, _ parameters: [String?] = [], url target: String? = nil) async throws -> [[String?]] {
         let session = try await PostgresSession.open(ConnectionSettings(url: target ?? url ?? "postgres://unset"))
-        return try await session.query(sql, parameters)
+        return try await session.query(sql, parameters).map(\.columns)
     }
 
     /// `url` (direct or through PgBouncer, with Milepost's parameters) as a direct URL of the test

@@ -117,11 +117,14 @@ public struct Runner: Sendable {
                     return result
                 case .lost(let lost):
                     stopGrace?.shorten(to: lost.stopWithin)
-                    // The body's own store error (the fence refusing its last checkpoint) says more.
+                    // The body's own store error (the fence refusing its last checkpoint, a step's
+                    // outcome the store could not record) says more.
                     group.cancelAll()
                     do {
                         while try await group.next() != nil {}
                     } catch let error as StoreError {
+                        throw error
+                    } catch let error as UnrecordedStepOutcome {
                         throw error
                     } catch {}
                     throw lost.error

@@ -21,7 +21,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A file of the store is a symbolic link: Milepost never follows links inside its store.
         case symbolicLink
         /// The database refused, with its SQLSTATE when it sent one.
-        case database(sqlState: String?, message: String)
+        case database(sqlState: SQLState?, message: String)
         /// The state's `format` is not one this version of Milepost reads.
         case unknownFormat(Int)
         /// The content does not decode; says where and why.
@@ -40,7 +40,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         public var isPermissionDenied: Bool {
             switch self {
             case .system(_, let errno): errno == .permissionDenied || errno == .notPermitted
-            case .database(let sqlState, _): sqlState == "42501"
+            case .database(let sqlState, _): sqlState == .insufficientPrivilege
             default: false
             }
         }
@@ -50,7 +50,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             case .system(let call, let errno): "\(call): \(errno.description)"
             case .symbolicLink: "it is a symbolic link, and Milepost does not follow links inside its store"
             case .database(let sqlState, let message):
-                sqlState == "42501" ? "\(message) (see docs/postgres.md for the privileges Milepost needs)" : message
+                sqlState == .insufficientPrivilege ? "\(message) (see docs/postgres.md for the privileges Milepost needs)" : message
             case .unknownFormat(let format):
                 "format \(format) is not one this version of Milepost knows "
                     + "(it reads format 1 to \(StoredState.currentFormat)); upgrade Milepost"

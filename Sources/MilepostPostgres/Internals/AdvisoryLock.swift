@@ -3,10 +3,27 @@ import Milepost
 import MilepostSystem
 
 /// The store's lock: a session advisory lock held by a connection of its own. The server drops
-/// it when that connection ends, so a killed holder never blocks anyone and there is no lock row
-/// to clean up.
-struct AdvisoryLock: Sendable {
+/// it when that connection ends, so a killed holder never blocks anyone for longer than its hold.
+///
+/// The hold: the lock row also carries an expiry (`hold`) that the holder's heartbeat pushes
+/// forward on the lock session (`LockHeartbeat`), so that a lock session that ends while its
+/// process lives (`pg_terminate_backend`, an idle-session timeout, a restart) is noticed within a
+/// second, taken back on a new session when nobody else took it, and otherwise makes the holder
+/// stop its step before the hold lapses — no other runner claims the row before that.
+struct AdvisoryLock: RenewableLock {
     let schema: PostgresSchema
+
+    /// How long the lock row stays claimed after the holder's last renewal (every second): the
+    /// longest a killed holder keeps the next runner out, and the time a holder whose lock session
+    /// ended has to take it back or stop its step.
+    static let hold = Duration.seconds(4)
+    var duration: Duration { Self.hold }
+    var heldWhileSessionLives: Bool { true }
+    var lossReason: String {
+        "its lock session ended (a server restart, pg_terminate_backend, an idle-session timeout) and another "
+            + "runner took the lock before it could be taken back"
+    }
+    private var interval: String { "\(DurationText.milliseconds(Self.hold)) milliseconds" }
 
     private var keys: [String?] { [String(schema.runLock.0), String(schema.runLock.1)] }
 
@@ -22,7 +39,7 @@ struct AdvisoryLock: Sendable {
     func acquire(on session: PostgresSession, timeout: Duration, holder: LockHolder) async throws -> Int64 {
         try await LockRow.recreate(schema, on: session)
         let generation = try await LockPolling.poll(timeout: timeout) { () async throws -> Int64? in
-            guard try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0][0] == "t" else { return nil }
+            guard try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0].isTrue(0) else { return nil }
             if let generation = try await claim(on: session, holder: holder) { return generation }
             await release(on: session)
             return nil
@@ -40,8 +57,8 @@ struct AdvisoryLock: Sendable {
                 SELECT EXISTS (\(Self.heldLocks) AND k.pid = pg_backend_pid()) AS held
             ), claimed AS (
                 UPDATE \(schema.lease) SET kind = 'session', run = $3, pid = $4::integer, host = $5, since = $6,
-                    backend_pid = pg_backend_pid(), expires_at = NULL
-                WHERE (run IS NULL OR kind = 'session' OR expires_at < now()) AND (SELECT held FROM mine)
+                    backend_pid = pg_backend_pid(), expires_at = now() + $8::interval
+                WHERE (kind IS NULL OR expires_at IS NULL OR expires_at < now()) AND (SELECT held FROM mine)
                 RETURNING 1
             ), fenced AS (
                 UPDATE \(schema.state) SET generation = generation + 1, holder = $7::jsonb, holder_pid = pg_backend_pid()
@@ -51,8 +68,8 @@ struct AdvisoryLock: Sendable {
             SELECT (SELECT held FROM mine), (SELECT generation FROM fenced)
             """
         let row = try await session.query(
-            sql, keys + [holder.run, String(holder.pid), holder.host, holder.since.text, StateQueries.json(holder)])[0]
-        guard row[0] == "t" else {
+            sql, keys + [holder.run, String(holder.pid), holder.host, holder.since.text, StateQueries.json(holder), interval])[0]
+        guard row.isTrue(0) else {
             throw StoreError.io(
                 location: session.location,
                 reason: .other("the advisory lock is not held by the session that took it: a transaction-pooling "
@@ -60,20 +77,34 @@ struct AdvisoryLock: Sendable {
                     + "through it; use the lease lock (remove milepost_lock=session from the URL, or set "
                     + "milepost_lock=lease)"))
         }
-        return row[1].flatMap { Int64($0) }
+        return row.int64(1)
     }
 
-    /// Takes the lock again for `run` after its lock session broke (a server restart), on a new
-    /// session: only when the lock is free and the lock row still names `run` — no other runner took
-    /// it meanwhile, so the fencing generation is still this holder's and is not bumped. Records the
-    /// new session's backend pid in the row and the state.
-    /// - throws: `StoreError.io` when the lock cannot be taken back (then it is not held).
-    func retake(on session: PostgresSession, run: String) async throws {
+    /// Pushes the hold forward while this session holds the lock for `run`. On a `fresh` session
+    /// (the previous one broke: a restart, `pg_terminate_backend`, an idle-session timeout) takes
+    /// the lock back first — only when the lock row still names `run`, so no other runner took it
+    /// and the fencing generation is still this holder's (it is not bumped) — and records the new
+    /// session's backend pid in the row and the state.
+    /// - returns: False when the lock is no longer `run`'s.
+    /// - throws: `StoreError.io` when the advisory lock is busy on a fresh session (a waiting runner
+    ///   tries it, to give it back while the hold lasts): try again.
+    func renew(run: String, on session: PostgresSession, fresh: Bool) async throws -> Bool {
+        guard fresh else {
+            let sql = """
+                UPDATE \(schema.lease) SET expires_at = now() + $2::interval
+                WHERE run = $1 AND kind = 'session' AND backend_pid = pg_backend_pid()
+                RETURNING 1
+                """
+            return try await !session.query(sql, [run, interval]).isEmpty
+        }
+        guard try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0].isTrue(0) else {
+            throw StoreError.io(location: session.location, reason: "the advisory lock is busy")
+        }
         let sql = """
             WITH mine AS (
                 SELECT EXISTS (\(Self.heldLocks) AND k.pid = pg_backend_pid()) AS held
             ), claimed AS (
-                UPDATE \(schema.lease) SET backend_pid = pg_backend_pid()
+                UPDATE \(schema.lease) SET backend_pid = pg_backend_pid(), expires_at = now() + $4::interval
                 WHERE run = $3 AND kind = 'session' AND (SELECT held FROM mine)
                 RETURNING 1
             ), noted AS (
@@ -81,16 +112,9 @@ struct AdvisoryLock: Sendable {
             )
             SELECT EXISTS (SELECT 1 FROM claimed)
             """
-        if try await session.query("SELECT pg_try_advisory_lock($1, $2)", keys)[0][0] == "t",
-            try await session.query(sql, keys + [run])[0][0] == "t"
-        {
-            return
-        }
+        if try await session.query(sql, keys + [run, interval])[0].isTrue(0) { return true }
         await release(on: session)
-        throw StoreError.io(
-            location: session.location,
-            reason: .other("lost the lock of run \(run): its lock session ended (a server restart or a killed "
-                + "connection) and another runner took the lock; nothing more was written. See `milepost status`"))
+        return false
     }
 
     /// Releases the lock (closing the connection would too; this makes it immediate).
@@ -102,7 +126,7 @@ struct AdvisoryLock: Sendable {
     /// `pg_locks` and `pg_stat_activity`: the holder's own record when the holding session wrote
     /// one, else what its `application_name` (`milepost PID@HOST`) says.
     func holder(on session: PostgresSession) async throws -> LockHolder? {
-        if let lease = try await LockRow.read(schema, on: session)?.leaseHolder { return lease }
+        if let live = try await LockRow.read(schema, on: session)?.liveHolder { return live }
         return try await Self.sessionHolder(keys: keys, recordedIn: schema.state, on: session)
     }
 
@@ -119,16 +143,16 @@ struct AdvisoryLock: Sendable {
             WHERE a.pid IN (\(heldLocks))
             """
         guard let row = try await session.queryIfCreated(sql, keys)?.first else { return nil }
-        if let recorded = row[4], let holder = try? JSONDecoder().decode(LockHolder.self, from: Data(recorded.utf8)) {
+        if let recorded = row.text(4), let holder = try? JSONDecoder().decode(LockHolder.self, from: Data(recorded.utf8)) {
             return holder
         }
-        let backend = Int32(row[0] ?? "") ?? 0
-        let named = parseApplicationName(row[1] ?? "")
-        guard let started = row[3].flatMap({ Int64($0) }) else {
+        let backend = row.int32(0) ?? 0
+        let named = parseApplicationName(row.text(1) ?? "")
+        guard let started = row.int64(3) else {
             throw StoreError.io(location: session.location, reason: .malformed("no start time for PostgreSQL backend \(backend)"))
         }
         return LockHolder(
-            pid: named?.pid ?? backend, host: named?.host ?? (row[2] ?? "?"), since: Timestamp(millisecondsSince1970: started),
+            pid: named?.pid ?? backend, host: named?.host ?? (row.text(2) ?? "?"), since: Timestamp(millisecondsSince1970: started),
             run: "unknown (PostgreSQL backend \(backend))")
     }
 

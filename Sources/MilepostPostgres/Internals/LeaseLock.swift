@@ -3,23 +3,25 @@ import Milepost
 import MilepostSystem
 
 /// The store's lock as a lease: the lock row (`lease` table) names its holder and an expiry that
-/// the holder's heartbeat pushes forward (`LeaseHeartbeat`). Every statement here is a single
+/// the holder's heartbeat pushes forward (`LockHeartbeat`). Every statement here is a single
 /// statement in its own transaction — no session state, no named prepared statement, no `SET` —
 /// so it works through a transaction-pooling proxy (PgBouncer `pool_mode = transaction`).
 ///
 /// Taking the lease bumps the state's generation in the same statement, like the session lock
 /// does, so the checkpoints' compare-and-set (`StateQueries.write`) fences out a holder whose lease
 /// lapsed. The expiry is compared with the server's clock only, so clocks of replicas never matter.
-struct LeaseLock: Sendable {
+struct LeaseLock: RenewableLock {
     let schema: PostgresSchema
     let duration: Duration
+    var heldWhileSessionLives: Bool { false }
+    var lossReason: String { "another runner took it over after it lapsed (this process was paused or cut off)" }
 
     private var keys: [String?] { [String(schema.runLock.0), String(schema.runLock.1)] }
     private var interval: String { "\(DurationText.milliseconds(duration)) milliseconds" }
 
     /// Puts back the lock row if it was deleted by hand (`LockRow.recreate`), then polls for the
     /// lease every 25–100 ms (jittered) until `timeout`. One statement takes it when
-    /// the row is free, its lease lapsed, or its session-lock holder's session is gone; it records
+    /// the row is free, its lease lapsed, or its session-lock holder's session is gone and its hold lapsed; it records
     /// `holder`, bumps the generation, and journals `lock-taken-over` naming the run whose lease
     /// lapsed (and the step it left in progress).
     /// - returns: The fencing generation of this holder, and when the statement that took the lease
@@ -47,7 +49,8 @@ struct LeaseLock: Sendable {
                 UPDATE \(schema.lease) l SET kind = 'lease', run = $3, pid = $4::integer, host = $5, since = $6,
                     backend_pid = NULL, expires_at = now() + $7::interval
                 WHERE l.kind IS NULL OR (l.kind = 'lease' AND l.expires_at < now())
-                    OR (l.kind = 'session' AND NOT EXISTS (\(AdvisoryLock.heldLocks) AND k.pid = l.backend_pid))
+                    OR (l.kind = 'session' AND (l.expires_at IS NULL OR l.expires_at < now())
+                        AND NOT EXISTS (\(AdvisoryLock.heldLocks) AND k.pid = l.backend_pid))
                 RETURNING 1
             ), fenced AS (
                 UPDATE \(schema.state) SET generation = generation + 1, holder = $8::jsonb, holder_pid = NULL
@@ -67,12 +70,12 @@ struct LeaseLock: Sendable {
             holder.run, String(holder.pid), holder.host, holder.since.text, interval, StateQueries.json(holder),
             Timestamp.now().text,
         ]
-        return try await session.query(sql, parameters).first?[0].flatMap { Int64($0) }
+        return try await session.query(sql, parameters).first?.int64(0)
     }
 
     /// Pushes the expiry `duration` past the server's now, if `run` still holds the lease.
     /// - returns: False when it does not (it lapsed and another runner took it).
-    func renew(run: String, on session: PostgresSession) async throws -> Bool {
+    func renew(run: String, on session: PostgresSession, fresh: Bool) async throws -> Bool {
         try await !session.query(
             "UPDATE \(schema.lease) SET expires_at = now() + $2::interval WHERE run = $1 AND kind = 'lease' RETURNING 1",
             [run, interval]).isEmpty

@@ -1,10 +1,10 @@
 import Milepost
 
-/// The lock row (`lease` table) as read: which kind of lock holds the store, and for a lease,
-/// whether it is still live. Written by `AdvisoryLock` and `LeaseLock`.
+/// The lock row (`lease` table) as read: who holds the store's lock while its expiry lasts.
+/// Written by `AdvisoryLock` and `LeaseLock`.
 struct LockRow: Sendable {
-    /// The holder of a live lease.
-    var leaseHolder: LockHolder?
+    /// The holder named by the row while its expiry lasts (a lease, or a session lock's hold).
+    var liveHolder: LockHolder?
     /// The run named in the row (nil when free), live or not.
     var run: String?
 
@@ -13,13 +13,13 @@ struct LockRow: Sendable {
     static func read(_ schema: PostgresSchema, on session: PostgresSession) async throws -> LockRow? {
         let sql = "SELECT kind, pid, host, since, run, expires_at > now() FROM \(schema.lease)"
         guard let row = try await session.queryIfCreated(sql)?.first else { return nil }
-        guard row[0] == "lease", row[5] == "t" else { return LockRow(leaseHolder: nil, run: row[4]) }
-        guard let since = row[3].flatMap(Timestamp.init) else {
+        guard row.text(0) != nil, row.isTrue(5) else { return LockRow(liveHolder: nil, run: row.text(4)) }
+        guard let since = row.text(3).flatMap(Timestamp.init) else {
             throw StoreError.io(
-                location: session.location, reason: .malformed("the lease's `since` is not a timestamp: \(row[3] ?? "null")"))
+                location: session.location, reason: .malformed("the lease's `since` is not a timestamp: \(row.text(3) ?? "null")"))
         }
-        let holder = LockHolder(pid: Int32(row[1] ?? "") ?? 0, host: row[2] ?? "?", since: since, run: row[4] ?? "?")
-        return LockRow(leaseHolder: holder, run: row[4])
+        let holder = LockHolder(pid: row.int32(1) ?? 0, host: row.text(2) ?? "?", since: since, run: row.text(4) ?? "?")
+        return LockRow(liveHolder: holder, run: row.text(4))
     }
 
     /// Puts the lock row back when it was deleted by hand (`DELETE FROM milepost.lease`, the way
@@ -49,7 +49,7 @@ struct LockRow: Sendable {
                  WHERE j.event = 'lock-taken-over' AND j.record->>'previous_run' = $1 ORDER BY j.seq DESC LIMIT 1),
                 (SELECT l.run FROM \(schema.lease) l WHERE l.run <> $1))
             """
-        return try await session.query(sql, [run]).first?[0]
+        return try await session.query(sql, [run]).first?.text(0)
     }
 
     /// Whether the write that takes the fencing generation past `generation` is `run`'s own: the
@@ -58,7 +58,7 @@ struct LockRow: Sendable {
     /// again after the connection broke and the fence refused it: the first try had committed.
     static func wroteNext(after generation: Int64, run: String, _ schema: PostgresSchema, on session: PostgresSession) async throws -> Bool {
         let sql = "SELECT s.generation = $1::bigint + 1 AND l.run = $2 FROM \(schema.state) s, \(schema.lease) l"
-        return try await session.query(sql, [String(generation), run]).first?[0] == "t"
+        return try await session.query(sql, [String(generation), run]).first?.isTrue(0) == true
     }
 
     /// Frees the row if `run` still holds it (either kind). Callers may treat it as best effort: a

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Milepost
 
 /// One libpq connection (`PGconn`). libpq blocks, so every call runs on the connection's own
 /// serial queue, off Swift's cooperative thread pool; the queue is also what makes the
@@ -77,10 +78,10 @@ final class PGConnection: @unchecked Sendable {
 
     /// Runs one statement with text parameters (`PQexecParams`), or a script of several
     /// statements when there are no parameters (`PQexec`). Cancelling the task cancels the query.
-    /// - returns: The rows, each column as text or nil for NULL.
+    /// - returns: The rows.
     @discardableResult
-    func execute(_ sql: String, _ parameters: [String?] = []) async throws(PGQueryFailure) -> [[String?]] {
-        let result: Result<[[String?]], PGQueryFailure> = await withTaskCancellationHandler {
+    func execute(_ sql: String, _ parameters: [String?] = []) async throws(PGQueryFailure) -> [PGRow] {
+        let result: Result<[PGRow], PGQueryFailure> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 queue.async { continuation.resume(returning: self.executeNow(sql, parameters)) }
             }
@@ -108,7 +109,7 @@ final class PGConnection: @unchecked Sendable {
         _ = pq.cancel(canceller, &buffer, Int32(buffer.count))
     }
 
-    private func executeNow(_ sql: String, _ parameters: [String?]) -> Result<[[String?]], PGQueryFailure> {
+    private func executeNow(_ sql: String, _ parameters: [String?]) -> Result<[PGRow], PGQueryFailure> {
         let result: OpaquePointer?
         if parameters.isEmpty {
             result = pq.exec(handle, sql)
@@ -129,13 +130,13 @@ final class PGConnection: @unchecked Sendable {
             let rows = Int(pq.ntuples(result))
             let columns = Int(pq.nfields(result))
             return .success((0..<rows).map { row in
-                (0..<columns).map { column in
+                PGRow(columns: (0..<columns).map { column in
                     pq.getisnull(result, Int32(row), Int32(column)) == 1
                         ? nil : pq.getvalue(result, Int32(row), Int32(column)).map { String(cString: $0) } ?? ""
-                }
+                })
             })
         default:
-            let sqlState = pq.resultErrorField(result, LibPQ.diagnosticSQLState).map { String(cString: $0) }
+            let sqlState = pq.resultErrorField(result, LibPQ.diagnosticSQLState).map { SQLState(rawValue: String(cString: $0)) }
             let message = Self.text(result.map { UnsafePointer(pq.resultErrorMessage($0)) } ?? pq.errorMessage(handle))
             return .failure(PGQueryFailure(
                 sqlState: sqlState, message: message.isEmpty ? Self.text(pq.errorMessage(handle)) : message,
@@ -164,8 +165,8 @@ struct PGConnectFailure: Error {
 
 /// Why a statement failed.
 struct PGQueryFailure: Error, CustomStringConvertible {
-    /// The five-character SQLSTATE, when the server sent one.
-    var sqlState: String?
+    /// The server's SQLSTATE, when it sent one.
+    var sqlState: SQLState?
     var message: String
     /// True when the connection broke (server gone, network down).
     var connectionLost: Bool

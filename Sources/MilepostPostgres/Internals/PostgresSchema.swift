@@ -52,7 +52,7 @@ struct PostgresSchema: Sendable {
         try await session.transaction {
             let keys = [String(setupLock.0), String(setupLock.1)]
             let locked = try await LockPolling.poll(timeout: timeout) { () async throws -> Bool? in
-                try await session.query("SELECT pg_try_advisory_xact_lock($1, $2)", keys)[0][0] == "t" ? true : nil
+                try await session.query("SELECT pg_try_advisory_xact_lock($1, $2)", keys)[0].isTrue(0) ? true : nil
             }
             guard locked != nil else {
                 throw StoreError.lockTimeout(
@@ -90,7 +90,8 @@ struct PostgresSchema: Sendable {
                     """
                 }.joined())
             """
-        return try await session.query(sql, [name])[0].map { $0 == "t" }
+        let row = try await session.query(sql, [name])[0]
+        return row.columns.indices.map(row.isTrue)
     }
 
     private var table: String {

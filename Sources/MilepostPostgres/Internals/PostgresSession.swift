@@ -25,7 +25,7 @@ struct PostgresSession: Sendable {
 
     /// Runs one statement (or a parameterless script).
     @discardableResult
-    func query(_ sql: String, _ parameters: [String?] = []) async throws -> [[String?]] {
+    func query(_ sql: String, _ parameters: [String?] = []) async throws -> [PGRow] {
         do {
             return try await connection.execute(sql, parameters)
         } catch {
@@ -34,10 +34,10 @@ struct PostgresSession: Sendable {
     }
 
     /// Like `query`, but nil when the schema or a table does not exist yet (nothing was ever stored).
-    func queryIfCreated(_ sql: String, _ parameters: [String?] = []) async throws -> [[String?]]? {
+    func queryIfCreated(_ sql: String, _ parameters: [String?] = []) async throws -> [PGRow]? {
         do {
             return try await connection.execute(sql, parameters)
-        } catch where error.sqlState == "3F000" || error.sqlState == "42P01" {
+        } catch where error.sqlState == .invalidSchemaName || error.sqlState == .undefinedTable {
             return nil
         } catch {
             throw storeError(error)
@@ -49,7 +49,7 @@ struct PostgresSession: Sendable {
     /// is not the pid of the server process running this session's statements — a pooler makes up
     /// its own, since the server connection behind it changes. Asked before anything is written.
     func isBehindPooler() async throws -> Bool {
-        try await query("SELECT pg_backend_pid()")[0][0] != String(connection.backendPID)
+        try await query("SELECT pg_backend_pid()")[0].int32(0) != connection.backendPID
     }
 
     /// Makes the server check every second that this client is still there while a statement runs
@@ -59,7 +59,7 @@ struct PostgresSession: Sendable {
     func checkClientConnection() async throws {
         do {
             try await connection.execute("SET client_connection_check_interval = '1s'")
-        } catch where error.sqlState == "42704" {
+        } catch where error.sqlState == .undefinedObject {
             // An older server without the setting.
         } catch {
             throw storeError(error)

@@ -25,9 +25,9 @@ struct StateQueries: Sendable {
             FROM \(schema.state) s
             """
         guard let rows = try await session.queryIfCreated(sql), let row = rows.first else { return (nil, nil) }
-        let generation = Int64(row[0] ?? "")
-        if row[2] == "t" { return (nil, generation) }
-        return (try StoredState.decode(json: Array((row[1] ?? "").utf8), location: location), generation)
+        let generation = row.int64(0)
+        if row.isTrue(2) { return (nil, generation) }
+        return (try StoredState.decode(json: Array((row.text(1) ?? "").utf8), location: location), generation)
     }
 
     /// Every journal record, oldest first; none when the tables do not exist yet.
@@ -45,11 +45,11 @@ struct StateQueries: Sendable {
         return try records(try await session.queryIfCreated(sql, [String(count)]) ?? [])
     }
 
-    private func records(_ rows: [[String?]]) throws -> [JournalRecord] {
+    private func records(_ rows: [PGRow]) throws -> [JournalRecord] {
         let decoder = JSONDecoder()
         return try rows.map { row in
             do {
-                return try decoder.decode(JournalRecord.self, from: Data((row[0] ?? "").utf8))
+                return try decoder.decode(JournalRecord.self, from: Data((row.text(0) ?? "").utf8))
             } catch {
                 throw StoreError.io(
                     location: location, reason: .malformed("a journal row is not a journal record: \(DecodingError.summary(of: error))"))
@@ -93,7 +93,7 @@ struct StateQueries: Sendable {
             Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
             state.reverting.map(Self.json), state.plannedWith.map(Self.json),
         ])
-        return rows.first.flatMap { $0[0] }.flatMap { Int64($0) }
+        return rows.first?.int64(0)
     }
 
     /// Appends `records` if the generation still is `generation`.
