@@ -20,6 +20,9 @@ public struct Plan: Sendable {
         case aboveTarget = "above-target"
         /// Its threshold is at or below the stored version and it never ran: it never will.
         case skipped
+        /// Undone by a revert that is unfinished (`StoredState.reverting`): once the revert stores
+        /// its target, a run above it runs the step again.
+        case reverted
         /// Was running when a process died; a run needs `resolve` first unless the step is idempotent.
         case interrupted
         /// Running right now: its run holds the store's lock. A run waits for that lock first.
@@ -58,6 +61,8 @@ public struct Plan: Sendable {
         case leftOut(from: Version)
         case condition(StepCondition)
         case conditionPassed(StepCondition, from: Version)
+        /// Undone by the unfinished revert to this version.
+        case reverted(to: Version)
         /// A repeatable step with no record on the store.
         case repeatableFirstRun
         /// A repeatable step whose fingerprint differs from the one recorded when it last completed.
@@ -86,6 +91,8 @@ public struct Plan: Sendable {
             case .condition(.freshInstall): "when: fresh-install, and this run is an upgrade"
             case .conditionPassed(let when, let from):
                 "when: \(when.rawValue) was decided by the run that passed it (at or below \(from)); it does not run later"
+            case .reverted(let to):
+                "undone by the unfinished revert to \(to): runs again on a run above \(to) once the revert is finished"
             case .repeatableFirstRun: "repeatable, never ran here: runs after the one-time steps (repeat: on-change)"
             case .entryChanged: "entry changed since it last ran: runs again after the one-time steps (repeat: on-change)"
             }

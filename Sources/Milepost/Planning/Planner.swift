@@ -46,6 +46,10 @@ public enum Planner {
         lockHolder: LockHolder?, late: LatePolicy?, scope: PlanScope
     ) -> (Plan.Status, Plan.Reason) {
         if completed.contains(step.id) || step.replaces.map(completed.contains) == true { return (.completed, .completed) }
+        // Below the stored version, yet not completed: the unfinished revert undid it (neither late nor skipped).
+        if let reverting = state?.reverting, step.threshold > reverting.to, step.threshold <= from {
+            return (.reverted, .reverted(to: reverting.to))
+        }
         if step.threshold <= from {
             // A condition is decided by the run that passes the step: such a step is never late.
             if let when = step.when { return (.outOfScope, .conditionPassed(when, from: from)) }

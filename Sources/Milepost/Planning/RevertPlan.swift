@@ -44,8 +44,7 @@ public struct RevertPlan: Sendable {
             if step.hasRevert { steps.append(step) } else { irreversible.append(Irreversible(id: step.id, reason: .noRevert)) }
         }
         for record in state.completed.reversed() where !known.contains(record.id) {
-            guard let threshold = record.id.split(separator: "/", maxSplits: 1).first.flatMap({ Version(String($0)) }),
-                  threshold > target else { continue }
+            guard let threshold = Version.threshold(ofStep: record.id), threshold > target else { continue }
             irreversible.append(Irreversible(id: record.id, reason: .notInManifest))
         }
         return RevertPlan(from: state.version, to: target, steps: steps, irreversible: irreversible)

@@ -23,6 +23,16 @@ public struct RunReport: Sendable {
         case lateRefused = "late-refused"
         /// A revert is unfinished (`StoredState.reverting`): finish it with `revert` first; nothing ran (exit 2).
         case revertUnfinished = "revert-unfinished"
+
+        /// Whether the run failed: it was asked to bring the store to its target and neither did
+        /// nor found it there (a downgrade that was allowed, or a dry run, did what was asked). The
+        /// one rule behind a non-zero exit status and the `milepost.run` span's error status.
+        public var isFailure: Bool {
+            switch self {
+            case .upToDate, .succeeded, .downgradeAllowed, .dryRun: false
+            case .failed, .blocked, .downgradeRefused, .interrupted, .stopRequired, .lateRefused, .revertUnfinished: true
+            }
+        }
     }
 
     /// One attempted step.

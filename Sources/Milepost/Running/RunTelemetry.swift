@@ -39,7 +39,7 @@ enum RunTelemetry {
             span.attributes["milepost.from"] = report.from.text
             span.attributes["milepost.outcome"] = report.outcome.rawValue
             span.attributes["milepost.run.id"] = report.run
-            if [.failed, .blocked, .downgradeRefused, .interrupted].contains(report.outcome) {
+            if report.outcome.isFailure {
                 span.setStatus(SpanStatus(code: .error, message: report.outcome.rawValue))
             }
             Timer(label: MilepostMetric.runDuration.rawValue, dimensions: [("app", app), ("outcome", report.outcome.rawValue)])

@@ -29,7 +29,8 @@ extension Runner {
     }
 
     /// Sets the stored version to `version` (like Flyway's baseline): steps at or below it will
-    /// never run. Clears any interrupted or failed mark.
+    /// never run. Clears any interrupted or failed mark, and an unfinished revert: a baseline says
+    /// what the store has, so the revert's target no longer applies.
     /// - throws: `MaintenanceError.stateExists` when a state exists and `force` is false.
     public func baseline(_ version: Version, force: Bool = false) async throws -> StoredState {
         try await withLock(app: nil) { locked, journal in
@@ -39,6 +40,7 @@ extension Runner {
             state.version = version
             state.inProgress = nil
             state.failed = nil
+            state.reverting = nil
             state.updatedAt = Timestamp.now()
             try await locked.commit(state, journal: [
                 journal.record(.baseline, from: previous?.version, to: version)

@@ -5,13 +5,16 @@ import MilepostSystem
 extension Runner {
     /// How a wait ended.
     public enum WaitOutcome: String, Sendable {
-        /// The stored version is at or above the target, nothing interrupted or failed (exit 0).
+        /// The store is ready for the target (`Readiness.ready`): the stored version is at or above
+        /// it, no revert is unfinished and no step at or below it is interrupted or failed (exit 0).
         case reached
         /// A step failed and no run holds the lock to retry it (exit 1).
         case failed
         /// A step was interrupted and no run holds the lock (exit 2): it needs `resolve` (or a run,
         /// if it is idempotent).
         case blocked
+        /// A revert is unfinished and no revert holds the lock (exit 2): it needs `revert` to finish.
+        case revertUnfinished = "revert-unfinished"
         /// The timeout passed first (exit 75).
         case timedOut = "timed-out"
     }
@@ -27,9 +30,10 @@ extension Runner {
     }
 
     /// Polls the stored state every `interval` — a read that takes no lock and holds no
-    /// transaction, like `status` — until the stored version is at or above `target` with nothing
-    /// interrupted or failed, or a step is interrupted or failed while no run holds the lock (a run
-    /// holding it may still finish or retry it), or `timeout` passes. A store that cannot be
+    /// transaction, like `status` — until the store is ready for `target` (`Readiness`, the rule
+    /// `status --check` shares), or a step at or below `target` is interrupted or failed, or a
+    /// revert is unfinished, while no run holds the lock (a run holding it may still finish or
+    /// retry it), or `timeout` passes. A store that cannot be
     /// reached is tried again until the timeout (the database may start after the waiting replica).
     /// - throws: `StoreError` (the last `.unreachable` one when the store was never reached before
     ///   the timeout, any other at once; a bad stored version is `.unreadableState`).
@@ -58,16 +62,21 @@ extension Runner {
         }
     }
 
-    /// The outcome `state` settles, or nil to keep waiting.
+    /// The outcome `state` settles (`Readiness`), or nil to keep waiting.
     private func settled(_ state: StoredState?, at target: Version) async throws -> WaitOutcome? {
-        guard let state else { return nil }
-        if state.inProgress != nil || state.failed != nil {
-            // Reading the lock costs another query: only when something is unfinished. A run that
-            // ended between the two reads released the lock: the state must be read again unchanged.
-            if try await store.lockHolder() != nil { return nil }
-            guard try await store.readState() == state else { return nil }
-            return state.inProgress != nil ? .blocked : .failed
+        let outcome: WaitOutcome
+        switch Readiness(state, for: target) {
+        case .ready: return .reached
+        case .behind: return nil
+        case .inProgress: outcome = .blocked
+        case .failed: outcome = .failed
+        case .revertUnfinished: outcome = .revertUnfinished
         }
-        return state.version >= target ? .reached : nil
+        // Reading the lock costs another query: only when something is unfinished. A run (or revert)
+        // holding it may still finish or retry it; one that ended between the two reads released
+        // the lock: the state must be read again unchanged.
+        if try await store.lockHolder() != nil { return nil }
+        guard try await store.readState() == state else { return nil }
+        return outcome
     }
 }

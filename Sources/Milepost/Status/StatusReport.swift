@@ -48,6 +48,8 @@ public struct StatusReport: Sendable {
 
     /// Steps added at or below the stored version that never ran: they never will.
     public var neverRun: [Plan.Entry] { plan?.entries.filter { $0.status == .skipped } ?? [] }
+    /// Steps the unfinished revert (`StoredState.reverting`) undid: neither late nor never run.
+    public var reverted: [Plan.Entry] { plan?.entries.filter { $0.status == .reverted } ?? [] }
     /// Late steps (`LatePolicy`): added at or below the stored version after the store reached it.
     public var late: [Plan.Entry] { plan?.late ?? [] }
     /// Steps that a run to the target would run.

@@ -7,6 +7,9 @@ public enum StatusVerdict: String, Sendable {
     case interrupted
     /// The last step failed; the next run resumes at it.
     case failed
+    /// A revert is unfinished (`StoredState.reverting`): runs refuse, and no version is ready,
+    /// until `revert` finishes it.
+    case revertUnfinished = "revert-unfinished"
     /// Steps would run for the target.
     case pending
     /// Nothing is stored, and no target was given to plan to.
@@ -21,17 +24,18 @@ extension StatusReport {
         if running != nil || lockHolder != nil { return .running }
         if interrupted != nil { return .interrupted }
         if state?.failed != nil { return .failed }
+        if state?.reverting != nil { return .revertUnfinished }
         if !pending.isEmpty, plan != nil { return .pending }
         if state == nil, !hasTarget { return .empty }
         return .ok
     }
 
-    /// The readiness rule of `status --check`: nothing is pending for the target (no step to run,
-    /// no failed or interrupted step), and a run would not refuse (a late step under `late: fail`,
-    /// a required stop), and no revert is unfinished. Meaningful with a manifest and a target.
+    /// The readiness rule of `status --check`: the state is ready for the plan's target
+    /// (`Readiness`, the rule `wait` settles on), nothing is pending for it (a late or repeatable
+    /// step, one left out by `--labels`), and a run would not refuse (a late step under
+    /// `late: fail`, a required stop). Needs a manifest: false without one.
     public var isReady: Bool {
-        guard pending.isEmpty, state?.reverting == nil else { return false }
-        guard let plan else { return true }
-        return plan.lateRefused.isEmpty && plan.requiredStop == nil
+        guard let plan, Readiness(state, for: plan.to) == .ready else { return false }
+        return pending.isEmpty && plan.lateRefused.isEmpty && plan.requiredStop == nil
     }
 }

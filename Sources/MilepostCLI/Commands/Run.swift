@@ -119,8 +119,9 @@ extension MilepostCommand {
         }
 
         static func exitCode(for outcome: RunReport.Outcome, signal: Int32?) -> Int32 {
-            switch outcome {
-            case .upToDate, .succeeded, .downgradeAllowed, .dryRun: ExitStatus.ok.rawValue
+            guard outcome.isFailure else { return ExitStatus.ok.rawValue }
+            return switch outcome {
+            case .upToDate, .succeeded, .downgradeAllowed, .dryRun: preconditionFailure("\(outcome) is no failure")
             case .failed: ExitStatus.stepFailed.rawValue
             case .blocked, .revertUnfinished: ExitStatus.needsResolve.rawValue
             case .downgradeRefused: ExitStatus.downgradeRefused.rawValue

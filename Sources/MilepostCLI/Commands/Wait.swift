@@ -10,9 +10,11 @@ extension MilepostCommand {
                 For replicas that must not run steps themselves (another Deployment's init container, a \
                 worker that starts after the migrating service): reads the stored state every \
                 --interval, without the lock and without holding a transaction, and exits 0 as soon as \
-                the stored version is at or above --to with nothing interrupted or failed. Exits 1 at once \
-                when a step failed, 2 when a step was interrupted (in both cases only while no run holds \
-                the lock: a run holding it may still finish or retry), 75 when --timeout passes first. \
+                the store is ready for --to, by the rule `status --check` shares: the stored version is \
+                at or above --to, no revert is unfinished, no step at or below --to is interrupted or \
+                failed. Exits 1 at once when such a step failed, 2 when it was interrupted or a revert is \
+                unfinished (only while no run holds the lock: a run holding it may still finish or \
+                retry), 75 when --timeout passes first. \
                 A store that cannot be reached yet is tried again until the timeout (then 69). Prints \
                 one line on stderr (or the JSON document on stdout).
 
@@ -53,7 +55,7 @@ extension MilepostCommand {
             switch outcome {
             case .reached: ExitStatus.ok.rawValue
             case .failed: ExitStatus.stepFailed.rawValue
-            case .blocked: ExitStatus.needsResolve.rawValue
+            case .blocked, .revertUnfinished: ExitStatus.needsResolve.rawValue
             case .timedOut: ExitStatus.lockTimeout.rawValue
             }
         }
@@ -73,6 +75,10 @@ extension MilepostCommand {
                 let step = report.state?.inProgress
                 return "step \(step?.id ?? "?") was interrupted and no run holds the lock; "
                     + "see `\(hint.milepost("status"))`"
+            case .revertUnfinished:
+                let to = report.state?.reverting?.to.text ?? "?"
+                return "a revert to \(to) is unfinished and no revert holds the lock: no version is ready until it is "
+                    + "finished; `\(hint.milepost("revert", "--to", to))`"
             case .timedOut:
                 return "gave up after \(waited): \(stored), waiting for \(report.target)"
             }

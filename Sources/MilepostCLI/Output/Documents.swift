@@ -277,6 +277,8 @@ struct StatusDocument: Encodable {
     var pending: [String]?
     var drift: [Drift]?
     var neverRun: [String]?
+    /// Steps the unfinished revert undid (absent without one).
+    var reverted: [String]?
     var late: [LateStepDocument]?
     var orphans: [Orphan]?
     /// Repeatable steps whose entry changed since they last ran: the next run runs them again.
@@ -308,6 +310,7 @@ struct StatusDocument: Encodable {
                 Drift(id: $0.id, ranAt: $0.ranAt, recordedFingerprint: $0.recorded, currentFingerprint: $0.current)
             }
             neverRun = report.neverRun.map(\.step.id)
+            reverted = report.reverted.isEmpty ? nil : report.reverted.map(\.step.id)
             late = LateStepDocument.list(plan.entries)
             orphans = report.orphans.isEmpty ? nil : report.orphans.map { Orphan(id: $0.id, completedAt: $0.at) }
             changed = plan.changed.isEmpty ? nil : plan.changed.map(\.step.id)

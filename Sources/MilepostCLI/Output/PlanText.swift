@@ -20,7 +20,7 @@ enum PlanText {
             case .pending, .running: .green
             case .interrupted: .red
             case .skipped: .yellow
-            case .completed, .aboveTarget, .outOfScope: .dim
+            case .completed, .aboveTarget, .outOfScope, .reverted: .dim
             }
             let reason = entry.reason + (plan.inclusion(of: entry).map { " (\($0))" } ?? "")
             lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(reason.escapingControlCharacters())")

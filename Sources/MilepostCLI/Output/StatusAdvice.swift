@@ -70,6 +70,10 @@ struct StatusAdvice {
             sentence = "\(id): \(failed?.error ?? "?")"
             next.append("fix the cause, then `\(run)`: it resumes at \(id)")
             next.append("or, if you did its work by hand: `\(hint.milepost("resolve", id, "--done"))`")
+        case .revertUnfinished:
+            let to = report.state?.reverting?.to.text ?? "?"
+            sentence = "a revert to \(to) is unfinished: runs refuse (exit 2) until it is finished"
+            next.append("`\(hint.milepost("revert", "--to", to))`")
         case .pending:
             let plan = report.plan
             sentence = "\(counted(report.pending.count, "step")) to run from \(plan?.from.text ?? "?") to \(plan?.to.text ?? "?")"
@@ -79,10 +83,6 @@ struct StatusAdvice {
         case .ok:
             sentence = report.plan.map { target != nil ? "up to date for \($0.to)" : "at \($0.from), nothing unfinished" }
                 ?? "at \(report.state?.version.text ?? "?"), nothing unfinished"
-        }
-        if let reverting = report.state?.reverting, verdict == .ok || verdict == .pending {
-            sentence = "a revert to \(reverting.to) is unfinished: runs refuse (exit 2) until it is finished"
-            next = ["`\(hint.milepost("revert", "--to", reverting.to.text))`"]
         }
         if let takeOver = report.takeOver {
             sentence = "run \(takeOver.previousRun) lost its lease at \(takeOver.at), run \(takeOver.run) took over; " + sentence

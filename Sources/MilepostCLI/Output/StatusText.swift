@@ -9,7 +9,7 @@ enum StatusText {
         let style: Terminal.Style = switch advice.verdict {
         case .ok: .green
         case .pending, .running, .empty: .yellow
-        case .failed, .interrupted: .red
+        case .failed, .interrupted, .revertUnfinished: .red
         }
         var lines = [(app.map { "\($0.escapingControlCharacters()): " } ?? "")
             + Terminal.paint(advice.verdict.rawValue.uppercased(), style, colored: colored)
@@ -81,6 +81,9 @@ enum StatusText {
                 let policy = entry.late.map { " (late: \($0.rawValue))" } ?? ""
                 field("never runs", "\(entry.step.id): added at or below \(plan.from), which this store had already reached\(policy)",
                       entry.late == .fail ? .red : .yellow)
+            }
+            for entry in report.reverted {
+                field("reverted", "\(entry.step.id): \(entry.reason)", .yellow)
             }
             for entry in report.late where entry.late == .run {
                 field("late", "\(entry.step.id): added at or below \(plan.from) after this store reached it; the next run runs it first (late: run)", .yellow)

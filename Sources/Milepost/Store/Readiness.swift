@@ -1,0 +1,33 @@
+/// Whether a store is ready for a version, from its state alone: the one rule `wait` settles on and
+/// `status --check` starts from (`StatusReport.isReady` adds what only the manifest tells).
+public enum Readiness: Sendable, Equatable {
+    /// The stored version is at or above the target, no revert is unfinished, and no step at or
+    /// below the target is failed or in progress. A step above the target that failed or was
+    /// interrupted does not count: the target does not need it.
+    case ready
+    /// Nothing is stored yet, or the stored version is below the target, and nothing stops a run
+    /// from getting there.
+    case behind
+    /// A step at or below the target is in progress: running, or interrupted when no run holds the lock.
+    case inProgress(InProgressStep)
+    /// A step at or below the target failed.
+    case failed(FailedStep)
+    /// A revert is unfinished: steps above its target may be undone although the stored version
+    /// still names them, so no version is ready until the revert finishes.
+    case revertUnfinished(UnfinishedRevert)
+
+    /// The readiness of `state` for `target`.
+    public init(_ state: StoredState?, for target: Version) {
+        guard let state else { self = .behind; return }
+        let counts = { (id: String) in Version.threshold(ofStep: id).map { $0 <= target } ?? true }
+        if let mark = state.inProgress, counts(mark.id) {
+            self = .inProgress(mark)
+        } else if let failed = state.failed, counts(failed.id) {
+            self = .failed(failed)
+        } else if let reverting = state.reverting {
+            self = .revertUnfinished(reverting)
+        } else {
+            self = state.version >= target ? .ready : .behind
+        }
+    }
+}
