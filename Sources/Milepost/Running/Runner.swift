@@ -61,7 +61,7 @@ public struct Runner: Sendable {
     /// now) is the digest the state was last planned with; nil when the run must plan. Takes the
     /// state's head, as the pre-start fast path reads it (`FileStore.readStateHeadSynchronously()`);
     /// `StoredState.head` gives it from a whole state.
-    public func upToDate(_ head: StoredStateHead, at target: Version, manifest: ManifestDigest?) -> RunReport? {
+    package func upToDate(_ head: StoredStateHead, at target: Version, manifest: ManifestDigest?) -> RunReport? {
         guard !head.hasStepInProgress, head.version == target, let manifest, head.plannedWith == manifest else { return nil }
         return RunReport(
             outcome: .upToDate, run: nil, app: head.app, from: target, to: target, steps: [], plan: nil,

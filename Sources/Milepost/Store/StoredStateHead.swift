@@ -11,17 +11,21 @@
 /// whole state, still reports those. Whatever the scan does not take (escapes in the fields it keeps, a duplicate key,
 /// an unknown format, an invalid version, a number where it wants an integer) gives nil, and the
 /// caller decodes fully.
-public struct StoredStateHead: Sendable, Equatable {
-    public var format: Int
-    public var app: String?
-    public var version: Version
+///
+/// `package`, as the entry points that use it (`Runner.upToDate`,
+/// `FileStore.readStateHeadSynchronously()`): the fast path is the CLI's; an application calls
+/// `Runner.run`, which makes the same decision.
+package struct StoredStateHead: Sendable, Equatable {
+    package var format: Int
+    package var app: String?
+    package var version: Version
     /// True when the state records a step as running (`in_progress` is not null) or a revert as
     /// unfinished (`reverting` is not null): either way a run has work to check.
-    public var hasStepInProgress: Bool
+    package var hasStepInProgress: Bool
     /// `StoredState.plannedWith`.
-    public var plannedWith: ManifestDigest?
+    package var plannedWith: ManifestDigest?
 
-    public init(format: Int, app: String?, version: Version, hasStepInProgress: Bool, plannedWith: ManifestDigest? = nil) {
+    package init(format: Int, app: String?, version: Version, hasStepInProgress: Bool, plannedWith: ManifestDigest? = nil) {
         self.format = format
         self.app = app
         self.version = version
@@ -30,7 +34,7 @@ public struct StoredStateHead: Sendable, Equatable {
     }
 
     /// The head of `bytes`, a whole `state.json`; nil when the quick scan cannot vouch for it.
-    public init?(json bytes: [UInt8]) {
+    package init?(json bytes: [UInt8]) {
         let scanned = bytes.withUnsafeBufferPointer { buffer in
             var scanner = StateHeadScanner(bytes: buffer)
             return scanner.scan()
@@ -42,7 +46,7 @@ public struct StoredStateHead: Sendable, Equatable {
 
 extension StoredState {
     /// The fields `Runner.upToDate` decides with.
-    public var head: StoredStateHead {
+    package var head: StoredStateHead {
         StoredStateHead(
             format: format, app: app, version: version, hasStepInProgress: inProgress != nil || reverting != nil,
             plannedWith: plannedWith)

@@ -40,7 +40,7 @@ public struct FileStore: MilepostStore {
     /// The fields of the state that decide whether a run is up to date (see `StoredStateHead`), on
     /// the calling thread without suspending and without decoding every completed step: lets a
     /// process's pre-start path answer before any task or thread starts (`Runner.upToDate(_:at:)`).
-    public func readStateHeadSynchronously() throws -> StoredStateHead? {
+    package func readStateHeadSynchronously() throws -> StoredStateHead? {
         try openedDirectory().flatMap { try StateFile(directory: $0).readHead() }
     }
 
