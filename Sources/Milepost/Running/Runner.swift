@@ -52,7 +52,7 @@ public struct Runner: Sendable {
         }
         let grace = StopGrace(options.terminationGrace)
         return try await withLock(app: manifest.app, stopGrace: grace) { locked, journal in
-            try await runLocked(manifest, to: target, on: locked, journal: journal, grace: grace, seenVersion: seen?.version.text)
+            try await runLocked(manifest, to: target, on: locked, journal: journal, grace: grace, seenVersion: seen?.version)
         }
     }
 
@@ -211,7 +211,7 @@ public struct Runner: Sendable {
 
     private func runLocked(
         _ manifest: Manifest, to target: Version, on locked: any LockedStore, journal: RunJournal, grace: StopGrace,
-        seenVersion: String?
+        seenVersion: Version?
     ) async throws -> RunReport {
         let state = try await readStateWaitingForOrphanedStep(locked)
         let plan = try await plan(manifest, state: state, to: target)
@@ -220,7 +220,7 @@ public struct Runner: Sendable {
             var report = RunReport(
                 outcome: outcome, run: outcome == .upToDate ? nil : journal.run, app: manifest.app, from: plan.from,
                 to: target, steps: steps, plan: plan, interrupted: interrupted,
-                doneByAnotherRunner: outcome == .upToDate && seenVersion != state?.version.text)
+                doneByAnotherRunner: outcome == .upToDate && seenVersion != state?.version)
             report.hooks = hooks
             return report
         }
