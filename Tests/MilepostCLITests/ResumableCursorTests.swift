@@ -91,6 +91,68 @@ import Testing
         #expect(try Self.starts(work) == [0, 0])
     }
 
+    /// `ItemScript.manifest` with a step `2.0/first` before `2.1/items`: it appends to `first.txt`
+    /// and fails while `first-fails` exists.
+    static func manifestWithAStepBefore(resumable: Bool) -> String {
+        """
+        migrations:
+          "2.0":
+            - name: exec
+              id: first
+              with: {command: [sh, -c, 'echo ran >> first.txt; test ! -e first-fails']}
+        """ + ItemScript.manifest(resumable: resumable).dropFirst("migrations:".count)
+    }
+
+    @Test func aStepAddedBeforeAnInterruptedOneLeavesItsCursorInPlace() throws {
+        let work = try WorkDirectory()
+        try Self.killMidway(work, resumable: true)
+        try work.write(Self.manifestWithAStepBefore(resumable: true), to: "milepost.yaml")
+        try work.write("", to: "first-fails")
+
+        // The step before fails: the interrupted step's mark, cursor included, is set aside, not replaced.
+        let failing = try work.milepost.run("run", "--to", "2.1")
+        #expect(failing.status == 1, "\(failing.stderr)")
+        let state = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
+        #expect((state["failed"] as? [String: Any])?["id"] as? String == "2.0/first")
+        let aside = try #require((state["set_aside"] as? [[String: Any]])?.first?["interrupted"] as? [String: Any])
+        #expect(aside["id"] as? String == "2.1/items" && aside["cursor"] as? String == String(ItemScript.lastCursor))
+        let plan = try work.milepost.run("plan", "--to", "2.1")
+        #expect(plan.stdout.contains("resumes at its cursor 50"), "\(plan.stdout)")
+
+        // Fixed, the step before runs, and the interrupted step resumes at its cursor: no item twice but 51–55.
+        try FileManager.default.removeItem(atPath: work.path + "/first-fails")
+        let next = try work.milepost.run("run", "--to", "2.1")
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try work.read("first.txt") == "ran\nran\n")
+        #expect(try Self.starts(work) == [0, ItemScript.lastCursor])
+        let processed = ItemScript.processed(in: work.path)
+        for item in 1...100 {
+            #expect(processed.count { $0 == item } == ItemScript.timesProcessedAfterResume(item), "item \(item)")
+        }
+        let after = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
+        #expect(after["set_aside"] == nil && after["in_progress"] == nil && after["failed"] == nil)
+    }
+
+    @Test func aFailedStepsCursorSurvivesTheFailureOfAStepBeforeIt() throws {
+        let work = try WorkDirectory()
+        try Self.killMidway(work, resumable: false)
+        #expect(try work.milepost.run("resolve", "2.1/items", "--retry").status == 0)
+        try work.write(Self.manifestWithAStepBefore(resumable: false), to: "milepost.yaml")
+        try work.write("", to: "first-fails")
+
+        let failing = try work.milepost.run("run", "--to", "2.1")
+        #expect(failing.status == 1, "\(failing.stderr)")
+        let state = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
+        #expect((state["failed"] as? [String: Any])?["id"] as? String == "2.0/first")
+        let aside = try #require((state["set_aside"] as? [[String: Any]])?.first?["failed"] as? [String: Any])
+        #expect(aside["id"] as? String == "2.1/items" && aside["cursor"] as? String == String(ItemScript.lastCursor))
+
+        try FileManager.default.removeItem(atPath: work.path + "/first-fails")
+        let next = try work.milepost.run("run", "--to", "2.1")
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try Self.starts(work) == [0, ItemScript.lastCursor])
+    }
+
     @Test func fromStartNeedsRetry() throws {
         let work = try WorkDirectory()
         let result = try work.milepost.run("resolve", "2.1/items", "--done", "--from-start")

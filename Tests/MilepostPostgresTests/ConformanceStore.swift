@@ -42,7 +42,9 @@ final class ConformanceStore: Sendable {
         }
     }
 
-    static let state = StoredState(
+    /// A state with every field set, a set-aside interrupted mark and failure among them.
+    static let state: StoredState = {
+        var state = StoredState(
         app: "shop", version: Version("2.1.0")!,
         completed: [
             CompletedStep(id: "2.0.0/backfill", at: Timestamp("2026-01-02T03:04:05.678Z")!, run: "run-a", fingerprint: "f1"),
@@ -53,6 +55,14 @@ final class ConformanceStore: Sendable {
             id: "2.1.0/warm", run: "run-a", since: Timestamp("2026-01-02T03:06:00.000Z")!, attempt: 2, host: "test-host", pid: 4242),
         failed: FailedStep(id: "2.1.0/warm", run: "run-a", at: Timestamp("2026-01-02T03:05:30.000Z")!, error: "boom \"quoted\" ü"),
         updatedAt: Timestamp("2026-01-02T03:06:00.000Z")!)
+        state.setAside = [
+            .interrupted(InProgressStep(
+                id: "2.1.0/items", run: "run-0", since: Timestamp("2026-01-01T00:00:00.000Z")!, attempt: 1, host: "test-host",
+                pid: 4141, cursor: "50")),
+            .failed(FailedStep(id: "2.1.0/copy", run: "run-0", at: Timestamp("2026-01-01T00:01:00.000Z")!, error: "full", cursor: "7")),
+        ]
+        return state
+    }()
 
     static func record(_ event: JournalRecord.Event, step: String? = nil) -> JournalRecord {
         JournalRecord(

@@ -12,10 +12,8 @@ struct PostgresCursorTests {
     /// A resumable `exec` step over 100 items with a cursor every tenth (`ItemScript`, as in the
     /// CLI suite's `ResumableCursorTests`), killed with its runner half way, once its cursor 50 is
     /// in the state row.
-    @Test func aKilledResumableExecStepResumesAtItsCursorOnThePlainNextRun() async throws {
-        let url = TestServer.freshSchemaURL()
-        let directory = try TestDirectory()
-try directory.write(ItemScript.manifest(resumable: true), to: "milepost.yaml")
+    static func killMidway(url: String, in directory: TestDirectory) async throws {
+        try directory.write(ItemScript.manifest(resumable: true), to: "milepost.yaml")
         try directory.write("", to: "hold")
         let runner = try MilepostProcess(["run", "--store", url, "--to", "2.1"], in: directory.path)
         let store = PostgresStore(url: url)
@@ -36,6 +34,13 @@ try directory.write(ItemScript.manifest(resumable: true), to: "milepost.yaml")
         _ = try runner.wait()
         try FileManager.default.removeItem(atPath: directory.path + "/hold")
         #expect(try await store.readState()?.inProgress?.cursor == String(ItemScript.lastCursor))
+    }
+
+    @Test func aKilledResumableExecStepResumesAtItsCursorOnThePlainNextRun() async throws {
+        let url = TestServer.freshSchemaURL()
+        let directory = try TestDirectory()
+        try await Self.killMidway(url: url, in: directory)
+        let store = PostgresStore(url: url)
 
         let next = try MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
@@ -45,6 +50,36 @@ try directory.write(ItemScript.manifest(resumable: true), to: "milepost.yaml")
             #expect(processed.count { $0 == item } == ItemScript.timesProcessedAfterResume(item), "item \(item)")
         }
         #expect(try await store.readState()?.inProgress == nil)
+    }
+
+    /// A step added before the interrupted one, failing once: the interrupted step's mark is set
+    /// aside in the state row (`set_aside`), and the next run resumes it at its cursor.
+    @Test func aStepAddedBeforeAnInterruptedOneLeavesItsCursorInPlace() async throws {
+        let url = TestServer.freshSchemaURL()
+        let directory = try TestDirectory()
+        try await Self.killMidway(url: url, in: directory)
+        let store = PostgresStore(url: url)
+        try directory.write("""
+            migrations:
+              "2.0":
+                - name: exec
+                  id: first
+                  with: {command: [sh, -c, 'echo ran >> first.txt; test ! -e first-fails']}
+            """ + ItemScript.manifest(resumable: true).dropFirst("migrations:".count), to: "milepost.yaml")
+        try directory.write("", to: "first-fails")
+        let failing = try MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
+        #expect(failing.status == 1, "\(failing.stderr)")
+        let state = try #require(try await store.readState())
+        #expect(state.failed?.id == "2.0/first")
+        #expect(state.setAside == [.interrupted(try #require(state.interruptedMark(of: "2.1/items")))])
+        #expect(state.interruptedMark(of: "2.1/items")?.cursor == String(ItemScript.lastCursor))
+
+        try FileManager.default.removeItem(atPath: directory.path + "/first-fails")
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(directory.read("starts.txt") == "0\n\(ItemScript.lastCursor)\n")
+        let after = try #require(try await store.readState())
+        #expect(after.setAside.isEmpty && after.inProgress == nil && after.failed == nil)
     }
 
     /// Parameters of a test step that runs in its checkpoint's transaction, like the `sql` step.

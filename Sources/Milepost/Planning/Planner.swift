@@ -59,9 +59,9 @@ public enum Planner {
         } else if step.threshold > target {
             return (.aboveTarget, .aboveTarget(target))
         }
-        if let inProgress = state?.inProgress, inProgress.id == step.id { return Self.inProgress(inProgress, lockHolder: lockHolder) }
+        if let inProgress = state?.interruptedMark(of: step.id) { return Self.inProgress(inProgress, lockHolder: lockHolder) }
         if let exclusion = scope.exclusion(of: step) { return (.outOfScope, exclusion) }
-        if let failed = state?.failed, failed.id == step.id { return (.pending, .failed(error: failed.error)) }
+        if let failed = state?.failure(of: step.id) { return (.pending, .failed(error: failed.error)) }
         if step.threshold <= from, let late {
             // A labelled step that never ran was most likely left out by an earlier run's --labels.
             if !step.labels.isEmpty, step.late == nil { return (.pending, .leftOut(from: from)) }

@@ -24,8 +24,8 @@ struct RepeatableSteps {
         of step: ManifestStep, to target: Version, state: StoredState?, lockHolder: LockHolder?
     ) -> (Plan.Status, Plan.Reason) {
         if step.threshold > target { return (.aboveTarget, .aboveTarget(target)) }
-        if let mark = state?.inProgress, mark.id == step.id { return Planner.inProgress(mark, lockHolder: lockHolder) }
-        if let failed = state?.failed, failed.id == step.id { return (.pending, .failed(error: failed.error)) }
+        if let mark = state?.interruptedMark(of: step.id) { return Planner.inProgress(mark, lockHolder: lockHolder) }
+        if let failed = state?.failure(of: step.id) { return (.pending, .failed(error: failed.error)) }
         guard let fingerprint = recorded[step.id] ?? step.replaces.flatMap({ recorded[$0] }) else {
             return (.pending, .repeatableFirstRun)
         }

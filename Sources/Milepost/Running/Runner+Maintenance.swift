@@ -38,8 +38,7 @@ extension Runner {
             if let previous, !force { throw MaintenanceError.stateExists(version: previous.version.text) }
             var state = previous ?? StoredState(app: nil, version: version, updatedAt: Timestamp.now())
             state.version = version
-            state.inProgress = nil
-            state.failed = nil
+            state.clearAllMarks()
             state.reverting = nil
             state.updatedAt = Timestamp.now()
             try await locked.commit(state, journal: [
@@ -64,24 +63,25 @@ extension Runner {
     ///   `StepStillRunningError` when its processes outlast the wait.
     public func resolve(_ id: String, _ resolution: Resolution, fromStart: Bool = false) async throws -> StoredState {
         try await withLock(app: nil) { locked, journal in
-            guard var state = try await readStateWaitingForOrphanedStep(locked), state.inProgress?.id == id || state.failed?.id == id else {
+            guard var state = try await readStateWaitingForOrphanedStep(locked),
+                  state.interruptedMark(of: id) != nil || state.failure(of: id) != nil
+            else {
                 let state = try await locked.readState()
                 throw MaintenanceError.nothingToResolve(
-                    id: id, interrupted: state?.inProgress?.id, failed: state?.failed?.id)
+                    id: id, interrupted: state?.interruptedMarks.first?.id, failed: state?.failures.first?.id)
             }
             // Only the named step's marks: another step's interrupted or failed mark stays.
-            let interrupted = state.inProgress?.id == id ? state.inProgress : nil
-            let failed = state.failed?.id == id ? state.failed : nil
-            if interrupted != nil { state.inProgress = nil }
-            if failed != nil { state.failed = nil }
+            let interrupted = state.interruptedMark(of: id)
+            let failed = state.failure(of: id)
+            state.clearMarks(of: id)
             let cursor = interrupted?.cursor ?? failed?.cursor
             // A revert's mark (`direction: revert`): done means its undoing is complete, so the step is
             // no longer completed; retry lets the next revert run it again, from the start.
             let reverting = (interrupted?.direction ?? failed?.direction) == .revert
             if resolution == .retry, !fromStart, !reverting, let cursor {
-                state.failed = failed ?? FailedStep(
+                state.recordFailure(failed ?? FailedStep(
                     id: id, run: journal.run, at: Timestamp.now(), error: "interrupted; resolved to run again at its cursor",
-                    cursor: cursor, stderr: interrupted?.stderr)
+                    cursor: cursor, stderr: interrupted?.stderr))
             }
             if resolution == .done {
                 if reverting {

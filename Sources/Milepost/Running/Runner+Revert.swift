@@ -61,7 +61,7 @@ extension Runner {
         }
         if current.reverting == nil, plan.from == target, plan.steps.isEmpty { return report(.upToDate) }
         let started = journal.record(.runStarted, from: plan.from, to: target)
-        if let interrupted = current.inProgress {
+        if let interrupted = current.interruptedMarks.first {
             try await locked.append([started, journal.blocked(by: interrupted, from: plan.from, to: target)])
             return report(.blocked, interrupted: interrupted)
         }

@@ -45,7 +45,7 @@ extension Runner {
         _ step: ManifestStep, direction: StepDirection, position: (index: Int, total: Int), state: inout StoredState,
         in context: RunContext
     ) async throws -> RunReport.StepResult {
-        if direction == .forward, let mark = state.inProgress, mark.id == step.id {
+        if direction == .forward, let mark = state.interruptedMark(of: step.id) {
             if let cursor = mark.cursor, step.resumable {
                 logger.warning("resuming interrupted step at its cursor", metadata: ["step": "\(step.id)", "cursor": "\(cursor)"])
             } else {

@@ -176,9 +176,10 @@ public struct Runner: Sendable {
         if let stop = plan.requiredStop { return .stopRequired(stop) }
         if !plan.lateRefused.isEmpty { return .lateRefused }
         // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks nothing.
-        if let running = state?.inProgress, plan.running == nil,
-           manifest.step(id: running.id)?.runsAgain(afterInterruption: running) != true {
-            return .blocked(running)
+        if plan.running == nil, let interrupted = state?.interruptedMarks.first(where: { mark in
+            manifest.step(id: mark.id)?.runsAgain(afterInterruption: mark) != true
+        }) {
+            return .blocked(interrupted)
         }
         if let reverting = state?.reverting { return .revertUnfinished(reverting) }
         if state != nil, plan.from == plan.to, plan.pending.isEmpty { return .upToDate }

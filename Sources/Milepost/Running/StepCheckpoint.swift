@@ -46,9 +46,8 @@ actor StepCheckpoint: AttemptRecord {
         self.transaction = transaction
         self.state = state
         cursor = if direction == .revert { nil }
-            else if state.inProgress?.id == step.id { state.inProgress?.cursor }
-            else if state.failed?.id == step.id { state.failed?.cursor }
-            else { nil }
+            else if let mark = state.interruptedMark(of: step.id) { mark.cursor }
+            else { state.failure(of: step.id)?.cursor }
     }
 
     /// Before attempt number `attempt`: the step is in progress (or its transaction is open), at
@@ -63,7 +62,7 @@ actor StepCheckpoint: AttemptRecord {
             try await transaction.beginStepTransaction()
             pending = [started]
         } else {
-            state.inProgress = mark(attempt: attempt)
+            state.markInProgress(mark(attempt: attempt))
             state.updatedAt = Timestamp.now()
             pending = []
             try await store.commit(state, journal: [started])
@@ -76,7 +75,7 @@ actor StepCheckpoint: AttemptRecord {
     func commitCursor(_ text: String) async throws {
         guard let attempt = openAttempt else { throw CancellationError() }
         guard direction == .forward else { throw RevertCursorError() }
-        state.inProgress = state.inProgress ?? mark(attempt: attempt)
+        if state.inProgress?.id != step.id { state.markInProgress(mark(attempt: attempt)) }
         state.inProgress?.cursor = text
         if let latestProgress { state.inProgress?.progress = latestProgress }
         state.updatedAt = Timestamp.now()
@@ -92,7 +91,7 @@ actor StepCheckpoint: AttemptRecord {
     /// - throws: `CancellationError` when no attempt is open (the step outlived its attempt).
     func recordProcessGroup(_ group: Int32) async throws {
         guard openAttempt != nil else { throw CancellationError() }
-        guard transaction == nil, state.inProgress != nil else { return }
+        guard transaction == nil, state.inProgress?.id == step.id else { return }
         state.inProgress?.processGroup = .here(group)
         state.updatedAt = Timestamp.now()
         try await store.commit(state, journal: [])
@@ -111,7 +110,7 @@ actor StepCheckpoint: AttemptRecord {
         let rate = seconds > 0 && completed > start.completed ? Double(completed - start.completed) / seconds : nil
         let progress = StepProgress(completed: completed, total: total, message: message, at: Timestamp.now(), rate: rate)
         latestProgress = progress
-        guard transaction == nil, state.inProgress != nil, progressWritten.map({ now - $0 >= interval }) ?? true else {
+        guard transaction == nil, state.inProgress?.id == step.id, progressWritten.map({ now - $0 >= interval }) ?? true else {
             return progress
         }
         progressWritten = now
@@ -131,8 +130,7 @@ actor StepCheckpoint: AttemptRecord {
     /// the step it `replaces`) out of the completed steps, so a later run runs it again.
     func succeeded(attempt: Int, durationMs: Int) async throws {
         openAttempt = nil
-        state.inProgress = nil
-        if state.failed?.id == step.id { state.failed = nil }
+        state.clearMarks(of: step.id)
         switch direction {
         case .forward:
             // A repeatable step keeps one record, its last: the fingerprint its next run compares with.
@@ -152,7 +150,7 @@ actor StepCheckpoint: AttemptRecord {
     func interrupted(attempt: Int, durationMs: Int, error: String) async throws {
         openAttempt = nil
         await transaction?.rollbackStepTransaction()
-        if state.inProgress != nil { state.inProgress?.stderr = stderrTail }
+        if state.inProgress?.id == step.id { state.inProgress?.stderr = stderrTail }
         try await end(with: journal.record(
             direction == .forward ? .stepInterrupted : .revertInterrupted, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail),
             unrecorded: nil)
@@ -162,8 +160,8 @@ actor StepCheckpoint: AttemptRecord {
     func failed(attempt: Int, durationMs: Int, error: String, last: Bool) async throws {
         openAttempt = nil
         await transaction?.rollbackStepTransaction()
-        state.inProgress = nil
-        if last { state.failed = failure(error) }
+        state.clearInProgress(of: step.id)
+        if last { state.recordFailure(failure(error)) }
         try await end(with: journal.record(
             direction == .forward ? .stepFailed : .revertFailed, step: step.id, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail),
             unrecorded: last ? .failed : nil)
@@ -172,7 +170,7 @@ actor StepCheckpoint: AttemptRecord {
     /// A signal stopped the run during the back-off before a retry: no further attempt starts, and as
     /// nothing runs the step is not in progress; it stays failed with the last attempt's `error`.
     func retriesStopped(error: String) async throws {
-        state.failed = failure(error)
+        state.recordFailure(failure(error))
         state.updatedAt = Timestamp.now()
         try await store.commit(state, journal: [])
     }

@@ -44,7 +44,8 @@ public struct StatusReport: Sendable {
     /// runs on without its runner. Empty when its run still runs it, or nothing runs.
     public var orphanedPids: [Int32] { state?.inProgress?.orphanedPids(lockHolder: lockHolder) ?? [] }
     /// The step in progress whose run is gone (killed, power loss): it needs `resolve` unless idempotent.
-    public var interrupted: InProgressStep? { running == nil ? state?.inProgress : nil }
+    /// Also one set aside while another step ran before it (`StoredState.setAside`).
+    public var interrupted: InProgressStep? { running == nil ? state?.interruptedMarks.first : nil }
 
     /// Steps added at or below the stored version that never ran: they never will.
     public var neverRun: [Plan.Entry] { plan?.entries.filter { $0.status == .skipped } ?? [] }

@@ -23,7 +23,7 @@ extension StatusReport {
     public func verdict(hasTarget: Bool) -> StatusVerdict {
         if running != nil || lockHolder != nil { return .running }
         if interrupted != nil { return .interrupted }
-        if state?.failed != nil { return .failed }
+        if state?.failures.isEmpty == false { return .failed }
         if state?.reverting != nil { return .revertUnfinished }
         if !pending.isEmpty, plan != nil { return .pending }
         if state == nil, !hasTarget { return .empty }

@@ -20,9 +20,9 @@ public enum Readiness: Sendable, Equatable {
     public init(_ state: StoredState?, for target: Version) {
         guard let state else { self = .behind; return }
         let counts = { (id: String) in Version.threshold(ofStep: id).map { $0 <= target } ?? true }
-        if let mark = state.inProgress, counts(mark.id) {
+        if let mark = state.interruptedMarks.first(where: { counts($0.id) }) {
             self = .inProgress(mark)
-        } else if let failed = state.failed, counts(failed.id) {
+        } else if let failed = state.failures.first(where: { counts($0.id) }) {
             self = .failed(failed)
         } else if let reverting = state.reverting {
             self = .revertUnfinished(reverting)

@@ -22,6 +22,16 @@ public struct StoredState: Codable, Sendable, Equatable {
     /// A revert that has not finished yet (`milepost revert`); nil otherwise, and in states written
     /// before reverts existed.
     public var reverting: UnfinishedRevert? { didSet { plannedWith = nil } }
+    /// The marks of unfinished steps that another step ran before (a late step below them, one left
+    /// out by an earlier `--labels` run, a failed step retried first): each keeps its cursor until its
+    /// step runs again or is resolved, instead of being overwritten by the other step's mark
+    /// (`StoredState+Marks.swift`). Empty in most states.
+    public var setAside: [SetAsideMark] {
+        get { storedSetAside ?? [] }
+        set { storedSetAside = newValue.isEmpty ? nil : newValue; plannedWith = nil }
+    }
+    /// `setAside`, nil when empty: the key is written only when a mark is set aside.
+    private var storedSetAside: [SetAsideMark]?
     /// The digest of the manifest (`ManifestDigest`) a run last planned with against this very state
     /// and found up to date at `version`, or made so: a run to `version` whose manifest has the same
     /// digest is up to date without reading anything else (`Runner.upToDate(_:at:manifest:)`). Set
@@ -49,6 +59,7 @@ public struct StoredState: Codable, Sendable, Equatable {
         case failed
         case updatedAt = "updated_at"
         case reverting
+        case storedSetAside = "set_aside"
         case plannedWith = "planned_with"
     }
 }

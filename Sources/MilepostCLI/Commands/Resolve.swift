@@ -41,7 +41,7 @@ extension MilepostCommand {
                 options.lockTimeout = lockTimeout.duration
                 let runner = Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
                 let state = try await runner.resolve(id, done ? .done : .retry, fromStart: fromStart)
-                let cursor = state.failed?.id == id ? state.failed?.cursor : nil
+                let cursor = state.failure(of: id)?.cursor
                 let reverted = done && !state.completed.contains { $0.id == id }
                 Terminal.out(
                     reverted ? "\(id): recorded as reverted"

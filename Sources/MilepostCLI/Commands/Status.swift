@@ -54,7 +54,7 @@ extension MilepostCommand {
                         Terminal.workflowCommand(StepAnnotation.interrupted(
                             interrupted.id, error: StepAnnotation.blocking(interrupted), stderr: interrupted.stderr))
                     }
-                    if let failed = report.state?.failed {
+                    if let failed = report.state?.failures.first {
                         Terminal.workflowCommand(StepAnnotation.failed(failed.id, error: failed.error, stderr: failed.stderr))
                     }
                 }

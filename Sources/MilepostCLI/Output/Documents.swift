@@ -156,8 +156,8 @@ struct WaitDocument: Encodable {
         to = report.target.text
         version = report.state?.version.text
         waitedMs = DurationText.milliseconds(report.waited)
-        interrupted = report.outcome == .blocked ? report.state?.inProgress : nil
-        failed = report.outcome == .failed ? report.state?.failed : nil
+        interrupted = report.outcome == .blocked ? report.state?.interruptedMarks.first : nil
+        failed = report.outcome == .failed ? report.state?.failures.first : nil
     }
 }
 
@@ -296,7 +296,7 @@ struct StatusDocument: Encodable {
         next = advice.next
         running = report.running
         interrupted = report.interrupted
-        failed = report.state?.failed
+        failed = report.state?.failures.first
         lastRun = report.lastRun.map {
             LastRun(run: $0.run, started: $0.started, finished: $0.finished, outcome: $0.outcome, host: $0.host,
                     pid: $0.pid, from: $0.from, to: $0.to)

@@ -57,15 +57,15 @@ struct StatusAdvice {
                 next.append("  `\(hint.milepost("resolve", id, "--done"))`   if its work is complete (or you completed it by hand)")
                 next.append("  `\(hint.milepost("resolve", id, "--retry"))`  to run it again on the next run")
             }
-        case .failed where report.state?.failed?.direction == .revert:
-            let failed = report.state?.failed
+        case .failed where report.state?.failures.first?.direction == .revert:
+            let failed = report.state?.failures.first
             let id = failed?.id ?? "?"
             sentence = "the revert of \(id) failed: \(failed?.error ?? "?")"
             let revert = hint.milepost("revert", "--to", report.state?.reverting?.to.text ?? "VERSION")
             next.append("fix the cause, then `\(revert)`: it resumes at \(id)")
             next.append("or, if you undid its work by hand: `\(hint.milepost("resolve", id, "--done"))`")
         case .failed:
-            let failed = report.state?.failed
+            let failed = report.state?.failures.first
             let id = failed?.id ?? "?"
             sentence = "\(id): \(failed?.error ?? "?")"
             next.append("fix the cause, then `\(run)`: it resumes at \(id)")

@@ -63,7 +63,7 @@ enum StatusText {
             if let cursor = step.cursor { field("cursor", cursor) }
             if report.running == nil { stderr(step.stderr) }
         }
-        if let failed = report.state?.failed {
+        if let failed = report.state?.failures.first {
             field("failed", "\(failed.id) at \(when(failed.at)), run \(failed.run)")
             field("", failed.error)
             if let cursor = failed.cursor { field("cursor", cursor) }

@@ -34,8 +34,9 @@ struct PostgresSchema: Sendable {
 
     /// The `jsonb` columns of `state` added after its first version, in the order they were added:
     /// created on their own when missing (`reverting`: an unfinished revert; `planned_with`: the
-    /// digest of the manifest the state was last planned with).
-    static let addedStateColumns = ["reverting", "planned_with"]
+    /// digest of the manifest the state was last planned with; `set_aside`: the marks of unfinished
+    /// steps that another step ran before).
+    static let addedStateColumns = ["reverting", "planned_with", "set_aside"]
 
     /// Creates the schema and its tables unless they exist, and adds the tables and columns a store
     /// made by an earlier version lacks (the lease table; `addedStateColumns`). Safe when many
@@ -148,7 +149,8 @@ struct PostgresSchema: Sendable {
             holder jsonb,
             holder_pid integer,
             reverting jsonb,
-            planned_with jsonb
+            planned_with jsonb,
+            set_aside jsonb
         );
         INSERT INTO \(state) (singleton) VALUES (true);
         """

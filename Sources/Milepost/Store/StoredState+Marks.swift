@@ -1,0 +1,62 @@
+/// The marks of unfinished steps, looked up by step: the state's `inProgress` and `failed` slots
+/// hold the latest, `setAside` the ones another step's mark would have replaced. Every change to a
+/// mark goes through here, so that no step's mark or cursor is lost to another step's.
+extension StoredState {
+    /// Every interrupted mark: the in-progress step's, then those set aside.
+    public var interruptedMarks: [InProgressStep] {
+        [inProgress].compactMap { $0 } + setAside.compactMap { if case .interrupted(let mark) = $0 { mark } else { nil } }
+    }
+
+    /// Every recorded failure: the last, then those set aside.
+    public var failures: [FailedStep] {
+        [failed].compactMap { $0 } + setAside.compactMap { if case .failed(let failure) = $0 { failure } else { nil } }
+    }
+
+    /// The in-progress (running or interrupted) mark of step `id`, in its slot or set aside.
+    public func interruptedMark(of id: String) -> InProgressStep? {
+        interruptedMarks.first { $0.id == id }
+    }
+
+    /// The recorded failure of step `id`, in its slot or set aside.
+    public func failure(of id: String) -> FailedStep? {
+        failures.first { $0.id == id }
+    }
+
+    /// Marks `mark`'s step in progress. Another step's mark in the slot is set aside, and the
+    /// step's own set-aside interrupted mark is dropped: `mark` carries on from it.
+    mutating func markInProgress(_ mark: InProgressStep) {
+        if let other = inProgress, other.id != mark.id { setAside.append(.interrupted(other)) }
+        setAside.removeAll { if case .interrupted(let old) = $0 { old.id == mark.id } else { false } }
+        inProgress = mark
+    }
+
+    /// Records `failure` as its step's last failure. Another step's failure in the slot is set
+    /// aside, and the step's own earlier failure is dropped.
+    mutating func recordFailure(_ failure: FailedStep) {
+        if let other = failed, other.id != failure.id { setAside.append(.failed(other)) }
+        setAside.removeAll { if case .failed(let old) = $0 { old.id == failure.id } else { false } }
+        failed = failure
+    }
+
+    /// Removes every mark of step `id`: its in-progress mark, its failure, those set aside.
+    mutating func clearMarks(of id: String) {
+        if inProgress?.id == id { inProgress = nil }
+        if failed?.id == id { failed = nil }
+        if setAside.contains(where: { $0.id == id }) { setAside.removeAll { $0.id == id } }
+    }
+
+    /// Removes the in-progress mark of step `id` (it ended), keeping its failure and other steps' marks.
+    mutating func clearInProgress(of id: String) {
+        if inProgress?.id == id { inProgress = nil }
+        if setAside.contains(where: { if case .interrupted(let old) = $0 { old.id == id } else { false } }) {
+            setAside.removeAll { if case .interrupted(let old) = $0 { old.id == id } else { false } }
+        }
+    }
+
+    /// Removes every mark of every step (`baseline`).
+    mutating func clearAllMarks() {
+        inProgress = nil
+        failed = nil
+        setAside = []
+    }
+}
