@@ -32,9 +32,10 @@ start)
     as_owner test -w "$dir" || { echo "postgres-test-server: the server's user cannot reach $dir (a parent is not traversable)" >&2; exit 1; }
     as_owner "$bindir/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
-    # Enough connections for the 50-runner benchmark (each runner holds two).
+    # Enough connections for the 50-runner tests and benchmark (each runner holds a data session and a
+    # lock session, and other suites run beside them).
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=400" start >/dev/null \
         || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;

@@ -60,11 +60,14 @@ import Testing
             """#, to: "milepost.yaml")
         let run = try work.milepost.run("run", "--to", "1.0")
         #expect(run.status == 1)
+        // The step's stderr was shown as it wrote it; the FAILED line does not repeat it.
         let failedLine = try #require(run.stderr.split(separator: "\n").first { $0.contains("FAILED") })
-        #expect(failedLine.contains(#"::add-mask::hunter2\n\u{1B}[31m::error::forged"#), "\(failedLine)")
+        #expect(failedLine.hasSuffix(" ms: 'sh' exited with status 1") && !failedLine.contains("hunter2"), "\(failedLine)")
         for arguments in [["status"], ["status", "--to", "1.0"], ["history"], ["plan", "--to", "1.0"]] {
             let result = try work.milepost.run(arguments)
-            #expect((result.stdout + result.stderr).contains("hunter2"), "\(arguments): the error is not shown")
+            if arguments[0] != "plan" {
+                #expect((result.stdout + result.stderr).contains("hunter2"), "\(arguments): the stderr is not shown")
+            }
             Self.expectInert(result.stdout + result.stderr, arguments.joined(separator: " "))
         }
     }

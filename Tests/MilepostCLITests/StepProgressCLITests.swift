@@ -46,4 +46,24 @@ import Testing
         let history = try work.milepost.run("history")
         #expect(history.stdout.contains("30/100: reindexing\n"), "\(history.stdout)")
     }
+
+    /// Once the runner and its step are killed, `status` shows the step's last report as such:
+    /// no rate and no time left for a process that is gone.
+    @Test func statusShowsAKilledStepsLastReportWithoutARateOrAnETA() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest.replacingOccurrences(of: "touch reported;", with: "echo $$ > step.pid; touch reported;"), to: "milepost.yaml")
+        try work.write("", to: "hold")
+        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1", "--progress-interval", "0ms"])
+        #expect(ReliabilityFixture.eventually { work.exists("reported") })
+        #expect(ReliabilityFixture.eventually { (try? work.milepost.run("status").stdout)?.contains("ETA") == true })
+        kill(process.processIdentifier, SIGKILL)
+        kill(-(try ReliabilityFixture.pid(in: work, "step.pid")), SIGKILL)
+        _ = MilepostBinary.finish(process, stdout, stderr, within: .seconds(30))
+        #expect(ReliabilityFixture.eventually { (try? work.milepost.run("status").stdout)?.contains("interrupted 1/long") == true })
+
+        let text = try work.milepost.run("status").stdout
+        #expect(text.contains("  last report 30/100 (30%): reindexing\n"), "\(text)")
+        #expect(text.contains("  reported    20"), "\(text)")
+        #expect(!text.contains("ETA") && !text.contains("/s") && !text.contains("heartbeat"), "\(text)")
+    }
 }

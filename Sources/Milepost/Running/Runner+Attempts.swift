@@ -78,8 +78,12 @@ extension Runner {
                 break
             }
             let error = step.secrets.redact(outcome.failure ?? "")
-            logger.error("\(noun) failed: \(error)", metadata: ["attempt": "\(number)"])
             let last = !retry.allowsAttempt(after: number) || Task.isCancelled
+            // A retried attempt's failure is told only here; the last one is the step's result,
+            // which the caller reports (the CLI's FAILED line): logged below the default level.
+            logger.log(
+                level: last ? .notice : .warning, "\(noun) failed\(last ? "" : "; retrying"): \(error)",
+                metadata: ["attempt": "\(number)"])
             try await record.failed(attempt: number, durationMs: durationMs, error: error, last: last)
             if last { return await result(.failed, number, durationMs, error) }
             try? await Task.sleep(for: retry.pause(after: number))

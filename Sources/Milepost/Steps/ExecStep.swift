@@ -61,18 +61,18 @@ enum ExecStep {
         }
     }
 
-    /// A program that ended other than with status 0.
+    /// A program that ended other than with status 0. Its stderr is not part of the message: it
+    /// was shown as it was written, and its tail is kept beside the error (`StepContext.recordStderrTail`:
+    /// the state's and the journal's `stderr`, shown by `status`).
     struct Failure: Error, CustomStringConvertible {
         var command: String
         var termination: ChildProcess.Termination
-        var stderrTail: String
 
         var description: String {
-            let how = switch termination {
-            case .exited(let status): "exited with status \(status)"
-            case .signalled(let signal): "was killed by signal \(signal)"
+            switch termination {
+            case .exited(let status): "'\(command)' exited with status \(status)"
+            case .signalled(let signal): "'\(command)' was killed by signal \(signal)"
             }
-            return stderrTail.isEmpty ? "'\(command)' \(how)" : "'\(command)' \(how): \(stderrTail)"
         }
     }
 
@@ -110,8 +110,7 @@ enum ExecStep {
         try await handler.value
         guard result.termination == .exited(0) else {
             await context.reporting.recordStderrTail(result.stderrTail)
-            throw Failure(command: context.parameters.command[0], termination: result.termination,
-                          stderrTail: result.stderrTail)
+            throw Failure(command: context.parameters.command[0], termination: result.termination)
         }
     }
 

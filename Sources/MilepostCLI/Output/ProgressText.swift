@@ -3,11 +3,12 @@ import Milepost
 /// A step's reported progress for people: `30/100 (30%), 12.5/s, ETA 5.6 s: reindexing`, and the
 /// bar of a terminal's running line.
 enum ProgressText {
-    /// Count, percentage, rate and time left when known, then the step's message (escaped).
-    static func summary(_ progress: StepProgress) -> String {
+    /// Count, percentage, rate and time left when known, then the step's message (escaped). A step
+    /// that no longer runs (`live` false: interrupted) has neither a rate nor a time left.
+    static func summary(_ progress: StepProgress, live: Bool = true) -> String {
         var parts = [progress.total.map { "\(progress.completed)/\($0)" + percent(progress.completed, of: $0) } ?? "\(progress.completed)"]
-        if let rate = progress.rate { parts.append("\(rateText(rate))/s") }
-        if let left = progress.secondsLeft { parts.append("ETA \(Elapsed.text(milliseconds: Int(min(left, 1e9) * 1000)))") }
+        if live, let rate = progress.rate { parts.append("\(rateText(rate))/s") }
+        if live, let left = progress.secondsLeft { parts.append("ETA \(Elapsed.text(milliseconds: Int(min(left, 1e9) * 1000)))") }
         return parts.joined(separator: ", ") + (progress.message.map { ": \($0.escapingControlCharacters())" } ?? "")
     }
 

@@ -57,8 +57,10 @@ enum StatusText {
                     + "still running; their runner, pid \(step.pid), is gone")
             }
             if let progress = step.progress {
-                field("progress", ProgressText.summary(progress))
-                field("heartbeat", when(progress.at))
+                // An interrupted step's last report: no rate or time left for a process that is gone.
+                let live = report.running != nil
+                field(live ? "progress" : "last report", ProgressText.summary(progress, live: live))
+                field(live ? "heartbeat" : "reported", when(progress.at))
             }
             if let cursor = step.cursor { field("cursor", cursor) }
             if report.running == nil { stderr(step.stderr) }
