@@ -90,7 +90,7 @@ struct JournalFile {
     /// Appends each record with one `write(2)` of one line, then fsyncs when any record is durable.
     func append(_ records: [JournalRecord]) throws(FileCallError) {
         guard !records.isEmpty else { return }
-        let descriptor = try directory.open(Self.name, O_WRONLY | O_APPEND | O_CREAT, mode: 0o644)
+        let descriptor = try directory.open(Self.name, O_WRONLY | O_APPEND | O_CREAT, mode: 0o600)
         defer { FileCalls.close(descriptor) }
         let isNew = try FileCalls.size(descriptor, path) == 0
         for record in records {

@@ -29,7 +29,7 @@ struct LockFile {
     /// - throws: `StoreError.lockTimeout` naming `location` and the holder when the wait runs out;
     ///   `CancellationError` when the task is cancelled while waiting.
     func acquire(timeout: Duration, location: String) async throws -> Int32 {
-        let descriptor = try directory.open(Self.name, O_RDWR | O_CREAT, mode: 0o644)
+        let descriptor = try directory.open(Self.name, O_RDWR | O_CREAT, mode: 0o600)
         do {
             let path = path
             guard try await LockPolling.poll(timeout: timeout, { try FileCalls.tryLock(descriptor, LOCK_EX, path) ? () : nil })
