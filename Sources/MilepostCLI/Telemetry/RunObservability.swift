@@ -46,7 +46,7 @@ struct RunObservability: Sendable {
     func parentContext() -> InstrumentationContext {
         var context = InstrumentationContext.topLevel
         InstrumentationSystem.instrument.extract(
-            ProcessInfo.processInfo.environment, into: &context, using: TraceEnvironment())
+            ProcessEnvironment.all(), into: &context, using: TraceEnvironment())
         return context
     }
 
