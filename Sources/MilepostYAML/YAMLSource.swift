@@ -25,7 +25,7 @@ public enum YAMLSource {
             return try RegularFileReader.contents(path: PathText.filePath(path), maxBytes: maxBytes)
         } catch {
             switch error {
-            case .unreadable: throw .unreadable(path: error.path, reason: error.reason)
+            case .unreadable, .directory: throw .unreadable(path: error.path, reason: error.reason)
             case .refused: throw .refused(path: error.path, reason: error.reason)
             }
         }

@@ -6,23 +6,25 @@ package import SystemPackage
 package enum RegularFileReader {
     /// Why a file was not read. `path` is the path's text (`PathText`).
     package enum Failure: Error, Sendable, Hashable {
-        /// Missing or unreadable (the call's `errno`), or a directory (`errno` nil).
-        case unreadable(path: String, errno: Errno?)
+        /// Missing or unreadable: the call's `errno`.
+        case unreadable(path: String, errno: Errno)
+        /// A directory (read as unreadable, not refused).
+        case directory(path: String)
         /// Not a regular file (FIFO, device), or larger than the cap.
         case refused(path: String, Refusal)
 
         /// The path's text.
         package var path: String {
             switch self {
-            case .unreadable(let path, _), .refused(let path, _): path
+            case .unreadable(let path, _), .directory(let path), .refused(let path, _): path
             }
         }
 
         /// Why, in words: `strerror`'s text for an `errno`, else `is a directory` or the refusal.
         package var reason: String {
             switch self {
-            case .unreadable(_, let errno?): errno.description
-            case .unreadable(_, nil): "is a directory"
+            case .unreadable(_, let errno): errno.description
+            case .directory: "is a directory"
             case .refused(_, let refusal): refusal.description
             }
         }
@@ -76,7 +78,7 @@ package enum RegularFileReader {
         }
         switch status.type {
         case .regular: break
-        case .directory: throw .unreadable(path: path, errno: nil)
+        case .directory: throw .directory(path: path)
         case .fifo: throw .refused(path: path, .fifo)
         case .characterSpecial, .blockSpecial: throw .refused(path: path, .device)
         case .socket: throw .refused(path: path, .socket)
