@@ -30,7 +30,7 @@ package enum RegularFileReader {
         }
     }
 
-    /// Why a file that could be opened was not read.
+    /// Why a file that exists was refused: its kind, or its size.
     package enum Refusal: Sendable, Hashable, CustomStringConvertible {
         /// Opening it failed with `ENXIO`: a socket, or a device with no driver behind it.
         case socketOrDevice
