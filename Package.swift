@@ -44,7 +44,7 @@ let package = Package(
         // parent (PR_SET_PDEATHSIG) and waits until its process group is recorded.
         .target(name: "CMilepostSpawn"),
         // The operating system as Milepost uses it: files and descriptors, processes and process
-        // groups, signals, identity (pid@host), time, duration text, name suggestions.
+        // groups, the environment, signals, identity (pid@host), time, duration text, name suggestions.
         // Package access only; it imports nothing of ours but CMilepostSpawn.
         .target(
             name: "MilepostSystem",

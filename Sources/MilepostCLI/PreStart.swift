@@ -41,7 +41,7 @@ enum PreStart {
     static func attempt(_ arguments: [String], context: CommandContext) -> Int32? {
         // An exporter the environment asks for gets the run's span and metrics from the full path.
         guard let values = parse(arguments), context.telemetry?.isRequested() != true,
-              PathText.environment(LabelOptions.environmentName) == nil else { return nil }
+              ProcessEnvironment.value(LabelOptions.environmentName) == nil else { return nil }
         do {
             // The manifest is not parsed here (only its digest taken), but an empty --manifest or
             // MILEPOST_MANIFEST is the same usage error (64) it is for the parser.

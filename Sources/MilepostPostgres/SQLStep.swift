@@ -67,9 +67,7 @@ enum SQLStep {
                 }
                 text = decoded
             } catch let error as RegularFileReader.Failure {
-                switch error {
-                case .unreadable(_, let reason), .refused(_, let reason): throw Failure(message: "cannot read \(path): \(reason)")
-                }
+                throw Failure(message: "cannot read \(path): \(error.reason)")
             }
         }
         context.logger.debug("sql: \(text.count) characters, transaction: \(context.parameters.transaction)")

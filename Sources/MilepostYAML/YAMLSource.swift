@@ -2,6 +2,7 @@ import MilepostSystem
 
 /// Reads a YAML file safely: regular files only, never more than the size cap + 1 bytes.
 public enum YAMLSource {
+    /// Why a file was not read; `reason` in words (for a failed call, `strerror`'s text).
     public enum ReadError: Error, Sendable, Hashable {
         /// Missing, unreadable, or a directory (exit 66 in the CLI).
         case unreadable(path: String, reason: String)
@@ -24,8 +25,8 @@ public enum YAMLSource {
             return try RegularFileReader.contents(path: PathText.filePath(path), maxBytes: maxBytes)
         } catch {
             switch error {
-            case .unreadable(let path, let reason): throw .unreadable(path: path, reason: reason)
-            case .refused(let path, let reason): throw .refused(path: path, reason: reason)
+            case .unreadable, .directory: throw .unreadable(path: error.path, reason: error.reason)
+            case .refused: throw .refused(path: error.path, reason: error.reason)
             }
         }
     }

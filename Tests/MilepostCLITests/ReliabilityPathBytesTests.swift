@@ -37,6 +37,24 @@ import Testing
         rm.waitUntilExit()
     }
 
+    /// A variable whose value is not UTF-8 reaches an `exec` step as the same bytes, in the step's
+    /// environment and substituted into its arguments (`ProcessInfo` made such a byte U+FFFD).
+    @Test func aVariableWithBytesThatAreNotUTF8ReachesAnExecStepExactly() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            variables: [BYTES]
+            migrations:
+              1.0:
+                - {name: exec, with: {command: [sh, -c, 'printf %s "$BYTES" > env.bin; printf %s "$0" > arg.bin', '${BYTES}']}}
+            """, to: "milepost.yaml")
+        let run = try Self.milepost(in: work, appending: "", environment: #"BYTES="$(printf 'a\377b')""#).run("run", "--to", "1.0")
+        #expect(run.status == 0, "\(run.stderr)")
+        let expected: [UInt8] = [UInt8(ascii: "a"), 0xFF, UInt8(ascii: "b")]
+        for name in ["env.bin", "arg.bin"] {
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: work.path + "/" + name))) == expected, "\(name)")
+        }
+    }
+
     @Test func aManifestAndAStoreNamedWithBytesThatAreNotUTF8RunAndAreShownEscaped() throws {
         let work = try WorkDirectory()
         defer { Self.clean(work) }

@@ -86,4 +86,27 @@ import Testing
         }
         #expect(!work.exists("ran"))
     }
+    /// Every file of the store is created owner-only (0600 under a umask of 022): `journal.jsonl`
+    /// holds the tails of steps' stderr, so it is as private as `state.json`, and another user can
+    /// read neither (`history` fails like `status`). A state temp file left by a crashed writer too.
+    @Test func everyStoreFileIsCreatedOwnerOnly() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest, to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.launcher = ["/bin/sh", "-c", #"umask 022 && exec "$0" "$@""#]
+        #expect(try milepost.run("baseline", "1").status == 0)
+        #expect(try milepost.run("run", "--to", "2").status == 0)
+        var dying = milepost
+        dying.environment["MILEPOST_FAILPOINT"] = "state-after-temp-write"
+        _ = try dying.run("baseline", "2", "--force")
+        let store = work.path + "/.milepost"
+        let names = try FileManager.default.contentsOfDirectory(atPath: store).sorted()
+        #expect(names.contains { $0.hasPrefix("state.json.tmp.") }, "\(names)")
+        for name in ["journal.jsonl", "lock", "state.json"] { #expect(names.contains(name), "\(names)") }
+        for name in names {
+            var status = stat()
+            #expect(lstat(store + "/" + name, &status) == 0)
+            #expect(status.st_mode & 0o7777 == 0o600, "\(name) has mode \(String(status.st_mode & 0o7777, radix: 8))")
+        }
+    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import MilepostSystem
 
 /// The values `${NAME}` in a manifest's `with:` strings are replaced with (see
 /// `VariableSubstitution` for the syntax): the process environment and, for names it does not set,
@@ -23,7 +23,7 @@ public struct ManifestVariables: Sendable {
     /// - throws: `ManifestError.unreadable` when the file cannot be read, `.invalid` with a located
     ///   error for each line that is not `NAME=value`.
     public static func environment(envFile: String? = nil) throws(ManifestError) -> ManifestVariables {
-        var values = ProcessInfo.processInfo.environment
+        var values = ProcessEnvironment.all()
         var source: ManifestSource?
         if let envFile {
             let read = try ManifestSource.read(path: envFile, maxBytes: maxEnvFileBytes)

@@ -1,4 +1,3 @@
-import Glibc
 import MilepostSystem
 import Synchronization
 
@@ -27,7 +26,8 @@ public enum SignalCancellation {
     /// The signals that cancel a run: SIGINT, SIGTERM, SIGQUIT, and SIGHUP unless it is ignored
     /// (under `nohup`, a closed terminal must not stop the run).
     static var trappedSignals: [Int32] {
-        [SIGINT, SIGTERM, SIGQUIT] + (SignalTrap.isIgnored(SIGHUP) ? [] : [SIGHUP])
+        [SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.quit]
+            + (SignalTrap.isIgnored(SignalNumber.hangUp) ? [] : [SignalNumber.hangUp])
     }
 
     /// Runs `body` in a task that `trappedSignals` cancel. Returns its result and the first signal

@@ -77,7 +77,7 @@ enum ExecStep {
     }
 
     @Sendable static func run(_ context: StepContext<Parameters>) async throws {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessEnvironment.all()
         environment.merge(context.parameters.env ?? [:]) { _, new in new }
         environment["MILEPOST_STEP"] = context.id
         environment["MILEPOST_FROM"] = context.from.text

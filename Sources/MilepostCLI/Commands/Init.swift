@@ -27,7 +27,7 @@ extension MilepostCommand {
             let bytes = Array(ManifestTemplate.starter(schemaFile: Self.schemaFile).utf8)
             // Created here whole or not at all, even when another process writes the same name now.
             do throws(FileCallError) {
-                try FileWriting.create(path, bytes, mode: 0o644)
+                try FileWriting.create(path, bytes)
             } catch where error.errno == .fileExists && error.call == "open" {
                 Terminal.err("milepost: not writing \(path.escapingControlCharacters()): "
                     + "it exists already; edit it, or name another with --manifest")

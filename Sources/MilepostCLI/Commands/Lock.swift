@@ -28,7 +28,7 @@ extension MilepostCommand {
                 let loaded = try manifest.load(in: context)
                 let path = lock.path(manifest: loaded.source.path)
                 do throws(FileCallError) {
-                    try FileWriting.write(path, Array(ManifestLock.text(of: loaded).utf8), mode: 0o644)
+                    try FileWriting.write(path, Array(ManifestLock.text(of: loaded).utf8))
                 } catch {
                     Terminal.err("milepost: could not write \(path.escapingControlCharacters()): \(error.reason)")
                     throw ExitStatus.cannotWrite.exit

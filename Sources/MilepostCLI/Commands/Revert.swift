@@ -1,6 +1,6 @@
 import ArgumentParser
-import Glibc
 import Milepost
+import MilepostSystem
 
 extension MilepostCommand {
     struct Revert: ContextualCommand, LoggingCommand {
@@ -70,7 +70,7 @@ extension MilepostCommand {
             case .dryRun: report.plan.irreversible.isEmpty ? ExitStatus.ok.rawValue : ExitStatus.invalidManifest.rawValue
             case .failed: ExitStatus.stepFailed.rawValue
             case .blocked: ExitStatus.needsResolve.rawValue
-            case .interrupted: SignalCancellation.exitStatus(for: signal ?? SIGTERM)
+            case .interrupted: SignalCancellation.exitStatus(for: signal ?? SignalNumber.terminate)
             }
         }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Glibc
 import Milepost
+import MilepostSystem
 import Tracing
 
 extension MilepostCommand {
@@ -127,7 +127,7 @@ extension MilepostCommand {
             case .downgradeRefused: ExitStatus.downgradeRefused.rawValue
             case .stopRequired: ExitStatus.stopRequired.rawValue
             case .lateRefused: ExitStatus.invalidManifest.rawValue
-            case .interrupted: SignalCancellation.exitStatus(for: signal ?? SIGTERM)
+            case .interrupted: SignalCancellation.exitStatus(for: signal ?? SignalNumber.terminate)
             }
         }
     }

@@ -12,7 +12,7 @@ enum Setting {
             guard !flag.isEmpty else { throw ValidationError("--\(name) must not be empty") }
             return flag
         }
-        guard let value = PathText.environment(variable) else { return nil }
+        guard let value = ProcessEnvironment.value(variable) else { return nil }
         guard !value.isEmpty else { throw ValidationError("\(variable) is set but empty; unset it or give a value") }
         return value
     }

@@ -14,7 +14,7 @@ struct TargetOption: ParsableArguments {
     /// The flag's version, else `MILEPOST_TO`'s; nil when neither gives one.
     static func resolve(_ to: Version?) throws -> Version? {
         if let to { return to }
-        guard let text = ProcessInfo.processInfo.environment["MILEPOST_TO"] else { return nil }
+        guard let text = ProcessEnvironment.value("MILEPOST_TO") else { return nil }
         do {
             return try Version(parsing: text)
         } catch {

@@ -42,7 +42,7 @@ enum Terminal {
 
     /// `text` in `style` when `colored`, else plain.
     static func paint(_ text: String, _ style: Style, colored: Bool) -> String {
-        colored && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+        colored && ProcessEnvironment.value("NO_COLOR").map(\.isEmpty) ?? true
             ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
 }

@@ -1,17 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import MilepostSystem
 
 /// Whether the standard OpenTelemetry environment asks for OTLP export: one of
 /// `OTEL_EXPORTER_OTLP_ENDPOINT`, `…_TRACES_ENDPOINT`, `…_METRICS_ENDPOINT` is set and not empty,
 /// and `OTEL_SDK_DISABLED` is not `true`.
 public enum OTLPExportRequest {
-    /// This process's environment, read with `getenv` (the pre-start fast path asks it: no
+    /// This process's environment, one variable at a time (the pre-start fast path asks it: no
     /// dictionary of the whole environment is built).
     public static var isPresent: Bool {
-        isPresent { getenv($0).map { String(cString: $0) } }
+        isPresent(ProcessEnvironment.value)
     }
 
     /// - parameter variable: the value of an environment variable, nil when unset.

@@ -46,7 +46,7 @@ struct RunObservability: Sendable {
     func parentContext() -> InstrumentationContext {
         var context = InstrumentationContext.topLevel
         InstrumentationSystem.instrument.extract(
-            ProcessInfo.processInfo.environment, into: &context, using: TraceEnvironment())
+            ProcessEnvironment.all(), into: &context, using: TraceEnvironment())
         return context
     }
 
@@ -55,7 +55,7 @@ struct RunObservability: Sendable {
     func finish() async {
         if let metricsFile, let registry {
             do throws(FileCallError) {
-                try FileWriting.write(metricsFile, registry.emitToBuffer(), mode: 0o644)
+                try FileWriting.write(metricsFile, registry.emitToBuffer())
             } catch {
                 Terminal.err("warning: could not write the metrics file \(metricsFile): \(error.reason)")
             }

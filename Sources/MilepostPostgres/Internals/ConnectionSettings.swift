@@ -69,7 +69,7 @@ struct ConnectionSettings: Sendable {
 
     /// libpq keywords for `PQconnectdbParams`. Milepost's defaults come before `dbname`, whose
     /// expansion (the URL) overrides them; `PG*` variables still apply to anything neither sets.
-    func parameters(environment: [String: String] = ProcessInfo.processInfo.environment) -> [(String, String)] {
+    func parameters(environment: [String: String] = ProcessEnvironment.all()) -> [(String, String)] {
         var parameters = [
             // Used only when neither the URL nor PGAPPNAME sets application_name.
             ("fallback_application_name", "milepost \(ProcessIdentity.text)"),

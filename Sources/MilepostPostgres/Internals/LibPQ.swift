@@ -1,4 +1,5 @@
 import Glibc
+import MilepostSystem
 
 /// libpq (the PostgreSQL client library), loaded with `dlopen` the first time a `postgres://` store
 /// opens a connection — never before, and never linked: the `milepost` binary does not depend on
@@ -13,7 +14,7 @@ struct LibPQ: @unchecked Sendable {
 
     /// The loaded library, or why it could not be loaded. Loaded once, on first use.
     static let shared: Result<LibPQ, LoadFailure> = load(
-        Glibc.getenv("MILEPOST_LIBPQ").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? soname)
+        ProcessEnvironment.value("MILEPOST_LIBPQ").flatMap { $0.isEmpty ? nil : $0 } ?? soname)
 
     /// Why libpq could not be loaded: `dlerror()`'s message.
     struct LoadFailure: Error, CustomStringConvertible {

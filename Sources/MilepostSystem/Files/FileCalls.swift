@@ -1,4 +1,4 @@
-package import Glibc
+import Glibc
 package import SystemPackage
 
 /// A failed system call: which call, the file it was about, and `errno`.
@@ -11,17 +11,33 @@ package struct FileCallError: Error, Equatable {
     package var reason: String { "\(call): \(errno)" }
 }
 
-/// Thin throwing wrappers over the POSIX file calls of the file store. Each names the call it
-/// wraps, retries on `EINTR` where that is safe, and throws `FileCallError` with the path.
-/// Reading, writing, sizing and truncating go through swift-system's `FileDescriptor`; the calls
-/// it has no wrapper for (`openat`, `flock`, `fsync`, `renameat`, …) are made directly.
+/// Thin throwing wrappers over the POSIX file calls of the file store and of `FileWriting`, in
+/// swift-system's types: a `FileDescriptor`, its `AccessMode` and `OpenOptions`, `FilePermissions`.
+/// Each names the call it wraps, retries on `EINTR` where that is safe, and throws
+/// `FileCallError` with the path. Every descriptor is opened close-on-exec. Opening, reading,
+/// writing, sizing and truncating go through swift-system; the calls it has no wrapper for
+/// (`openat`, `flock`, `fsync`, `renameat`, …) are made directly.
 package enum FileCalls {
+    /// The two kinds of `flock(2)` lock.
+    package enum LockKind {
+        /// `LOCK_SH`: any number of holders, none exclusive.
+        case shared
+        /// `LOCK_EX`: one holder.
+        case exclusive
+    }
+
     // MARK: - Descriptors
 
     /// Wraps `open(2)`. `path` is a path's text (`PathText`): opened as the bytes it stands for.
-    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(FileCallError) -> Int32 {
-        let bytes = PathText.filePath(path)
-        return try retrying("open", path) { bytes.withPlatformString { Glibc.open($0, flags, mode) } }
+    /// `permissions` are required with `.create`.
+    package static func open(
+        _ path: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = [],
+        permissions: FilePermissions? = nil
+    ) throws(FileCallError) -> FileDescriptor {
+        try calling("open", path) {
+            try FileDescriptor.open(
+                PathText.filePath(path), access, options: options.union(.closeOnExec), permissions: permissions)
+        }
     }
 
     /// True when something exists at `path` (a path's text), following links, from `stat(2)`.
@@ -30,29 +46,29 @@ package enum FileCalls {
     }
 
     /// Wraps `close(2)`. Not retried on `EINTR`: on Linux the descriptor is gone either way.
-    package static func close(_ descriptor: Int32) {
-        try? FileDescriptor(rawValue: descriptor).close()
+    package static func close(_ descriptor: FileDescriptor) {
+        try? descriptor.close()
     }
 
     /// The size of an open file, from `fstat(2)`.
-    package static func size(_ descriptor: Int32, _ path: String) throws(FileCallError) -> Int {
-        try calling("fstat", path) { Int(try FileDescriptor(rawValue: descriptor).stat().size) }
+    package static func size(_ descriptor: FileDescriptor, _ path: String) throws(FileCallError) -> Int {
+        try calling("fstat", path) { Int(try descriptor.stat().size) }
     }
 
     /// True when an open file is a regular file (not a FIFO, device, socket or directory), from `fstat(2)`.
-    package static func isRegularFile(_ descriptor: Int32, _ path: String) throws(FileCallError) -> Bool {
-        try calling("fstat", path) { try FileDescriptor(rawValue: descriptor).stat().type == .regular }
+    package static func isRegularFile(_ descriptor: FileDescriptor, _ path: String) throws(FileCallError) -> Bool {
+        try calling("fstat", path) { try descriptor.stat().type == .regular }
     }
 
     // MARK: - Reading and writing
 
     /// Reads from the current offset to the end of the file, with `read(2)`.
-    package static func readToEnd(_ descriptor: Int32, _ path: String) throws(FileCallError) -> [UInt8] {
+    package static func readToEnd(_ descriptor: FileDescriptor, _ path: String) throws(FileCallError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = try calling("read", path) {
-                try chunk.withUnsafeMutableBytes { try FileDescriptor(rawValue: descriptor).read(into: $0) }
+                try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<count])
@@ -61,14 +77,14 @@ package enum FileCalls {
 
     /// Reads up to `count` bytes at `offset` with `pread(2)`; fewer only at the end of the file.
     package static func read(
-        _ descriptor: Int32, count: Int, at offset: Int, _ path: String
+        _ descriptor: FileDescriptor, count: Int, at offset: Int, _ path: String
     ) throws(FileCallError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
             let got = try calling("pread", path) {
                 try bytes.withUnsafeMutableBytes {
-                    try FileDescriptor(rawValue: descriptor).read(
+                    try descriptor.read(
                         fromAbsoluteOffset: Int64(offset + filled), into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
                 }
             }
@@ -79,43 +95,42 @@ package enum FileCalls {
     }
 
     /// Writes all of `bytes` with `write(2)`, looping on partial writes.
-    package static func write(_ descriptor: Int32, _ bytes: [UInt8], _ path: String) throws(FileCallError) {
-        _ = try calling("write", path) { try FileDescriptor(rawValue: descriptor).writeAll(bytes) }
+    package static func write(_ descriptor: FileDescriptor, _ bytes: [UInt8], _ path: String) throws(FileCallError) {
+        _ = try calling("write", path) { try descriptor.writeAll(bytes) }
     }
 
     /// Writes all of `bytes` at `offset` with `pwrite(2)`, looping on partial writes.
     package static func write(
-        _ descriptor: Int32, _ bytes: [UInt8], at offset: Int, _ path: String
+        _ descriptor: FileDescriptor, _ bytes: [UInt8], at offset: Int, _ path: String
     ) throws(FileCallError) {
-        _ = try calling("pwrite", path) {
-            try FileDescriptor(rawValue: descriptor).writeAll(toAbsoluteOffset: Int64(offset), bytes)
-        }
+        _ = try calling("pwrite", path) { try descriptor.writeAll(toAbsoluteOffset: Int64(offset), bytes) }
     }
 
     /// Wraps `ftruncate(2)`.
-    package static func truncate(_ descriptor: Int32, to length: Int, _ path: String) throws(FileCallError) {
-        try calling("ftruncate", path) { try FileDescriptor(rawValue: descriptor).resize(to: Int64(length)) }
+    package static func truncate(_ descriptor: FileDescriptor, to length: Int, _ path: String) throws(FileCallError) {
+        try calling("ftruncate", path) { try descriptor.resize(to: Int64(length)) }
     }
 
     /// Wraps `fsync(2)`.
-    package static func sync(_ descriptor: Int32, _ path: String) throws(FileCallError) {
-        _ = try retrying("fsync", path) { fsync(descriptor) }
+    package static func sync(_ descriptor: FileDescriptor, _ path: String) throws(FileCallError) {
+        _ = try retrying("fsync", path) { fsync(descriptor.rawValue) }
     }
 
     /// `fsync(2)` on a directory, so that the entries created or renamed in it are durable.
     package static func syncDirectory(_ path: String) throws(FileCallError) {
-        let descriptor = try open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = try open(path, .readOnly, options: .directory)
         defer { close(descriptor) }
         try sync(descriptor, path)
     }
 
     // MARK: - Locks
 
-    /// Wraps `flock(2)` with `LOCK_NB` added; false when another open file description holds a
+    /// Wraps `flock(2)` with `LOCK_NB`; false when another open file description holds a
     /// conflicting lock (`EWOULDBLOCK`).
-    package static func tryLock(_ descriptor: Int32, _ operation: Int32, _ path: String) throws(FileCallError) -> Bool {
+    package static func tryLock(_ descriptor: FileDescriptor, _ kind: LockKind, _ path: String) throws(FileCallError) -> Bool {
+        let operation = kind == .shared ? LOCK_SH : LOCK_EX
         do throws(FileCallError) {
-            _ = try retrying("flock", path) { flock(descriptor, operation | LOCK_NB) }
+            _ = try retrying("flock", path) { flock(descriptor.rawValue, operation | LOCK_NB) }
             return true
         } catch where error.errno == .wouldBlock {
             return false
@@ -123,22 +138,22 @@ package enum FileCalls {
     }
 
     /// Wraps `flock(2)` with `LOCK_UN`.
-    package static func unlock(_ descriptor: Int32) {
-        _ = flock(descriptor, LOCK_UN)
+    package static func unlock(_ descriptor: FileDescriptor) {
+        _ = flock(descriptor.rawValue, LOCK_UN)
     }
 
     // MARK: - Directories
 
     /// Creates `path` and its missing parents with `mkdir(2)` (like `mkdir -p`), then makes each
     /// new entry durable by syncing its parent directory.
-    package static func makeDirectories(_ path: String, mode: mode_t) throws(FileCallError) {
+    package static func makeDirectories(_ path: String, permissions: FilePermissions) throws(FileCallError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         var parent = path.hasPrefix("/") ? "/" : "."
         for component in path.split(separator: "/") {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
             do throws(FileCallError) {
                 let bytes = PathText.filePath(prefix)
-                _ = try retrying("mkdir", prefix) { bytes.withPlatformString { mkdir($0, mode) } }
+                _ = try retrying("mkdir", prefix) { bytes.withPlatformString { mkdir($0, permissions.rawValue) } }
                 try syncDirectory(parent)
             } catch where error.errno == .fileExists {}
             parent = prefix
@@ -169,51 +184,57 @@ package enum FileCalls {
         return PathText.string(FilePath(platformString: resolved))
     }
 
-    /// The mode, owner and group of an open file, from `fstat(2)`.
-    package static func ownership(_ descriptor: Int32, _ path: String) throws(FileCallError) -> (mode: mode_t, owner: uid_t, group: gid_t) {
+    /// The permissions, owner and group of an open file, from `fstat(2)`.
+    package static func ownership(
+        _ descriptor: FileDescriptor, _ path: String
+    ) throws(FileCallError) -> (permissions: FilePermissions, owner: UserID, group: GroupID) {
         try calling("fstat", path) {
-            let status = try FileDescriptor(rawValue: descriptor).stat()
-            return (status.permissions.rawValue, status.userID.rawValue, status.groupID.rawValue)
+            let status = try descriptor.stat()
+            return (status.permissions, status.userID, status.groupID)
         }
     }
 
-    /// Gives an open file `owner` and `group` with `fchown(2)`, then `mode` with `fchmod(2)` (in
-    /// that order: a change of owner clears the set-user-ID bit).
+    /// Gives an open file `owner` and `group` with `fchown(2)`, then `permissions` with `fchmod(2)`
+    /// (in that order: a change of owner clears the set-user-ID bit).
     package static func setOwnership(
-        _ descriptor: Int32, mode: mode_t, owner: uid_t, group: gid_t, _ path: String
+        _ descriptor: FileDescriptor, permissions: FilePermissions, owner: UserID, group: GroupID, _ path: String
     ) throws(FileCallError) {
-        _ = try retrying("fchown", path) { fchown(descriptor, owner, group) }
-        _ = try retrying("fchmod", path) { fchmod(descriptor, mode) }
+        _ = try retrying("fchown", path) { fchown(descriptor.rawValue, owner.rawValue, group.rawValue) }
+        _ = try retrying("fchmod", path) { fchmod(descriptor.rawValue, permissions.rawValue) }
     }
 
     // MARK: - Relative to a directory descriptor
 
-    /// Wraps `openat(2)` relative to `directory`.
+    /// Wraps `openat(2)` relative to `directory`; `permissions` are required with `.create`.
     package static func open(
-        at directory: Int32, _ name: String, _ flags: Int32, mode: mode_t = 0, path: String
-    ) throws(FileCallError) -> Int32 {
-        try retrying("open", path) { openat(directory, name, flags, mode) }
+        at directory: FileDescriptor, _ name: String, _ access: FileDescriptor.AccessMode,
+        options: FileDescriptor.OpenOptions = [], permissions: FilePermissions? = nil, path: String
+    ) throws(FileCallError) -> FileDescriptor {
+        let flags = access.rawValue | options.union(.closeOnExec).rawValue
+        return FileDescriptor(rawValue: try retrying("open", path) {
+            openat(directory.rawValue, name, flags, permissions?.rawValue ?? 0)
+        })
     }
 
     /// Wraps `renameat(2)` within `directory`.
     package static func rename(
-        at directory: Int32, _ source: String, to destination: String, path: String
+        at directory: FileDescriptor, _ source: String, to destination: String, path: String
     ) throws(FileCallError) {
-        _ = try retrying("rename", path) { renameat(directory, source, directory, destination) }
+        _ = try retrying("rename", path) { renameat(directory.rawValue, source, directory.rawValue, destination) }
     }
 
     /// Wraps `unlinkat(2)` in `directory`.
-    package static func remove(at directory: Int32, _ name: String, path: String) throws(FileCallError) {
-        _ = try retrying("unlink", path) { unlinkat(directory, name, 0) }
+    package static func remove(at directory: FileDescriptor, _ name: String, path: String) throws(FileCallError) {
+        _ = try retrying("unlink", path) { unlinkat(directory.rawValue, name, 0) }
     }
 
     /// The names in the directory open as `directory` (without `.` and `..`), from `fdopendir(3)`
     /// on a duplicate of the descriptor and `readdir(3)`.
-    package static func entries(at directory: Int32, path: String) throws(FileCallError) -> [String] {
-        let duplicate = try retrying("dup", path) { fcntl(directory, F_DUPFD_CLOEXEC, 0) }
+    package static func entries(at directory: FileDescriptor, path: String) throws(FileCallError) -> [String] {
+        let duplicate = try retrying("dup", path) { fcntl(directory.rawValue, F_DUPFD_CLOEXEC, 0) }
         guard let stream = fdopendir(duplicate) else {
             let code = Errno(rawValue: Glibc.errno)
-            close(duplicate)
+            close(FileDescriptor(rawValue: duplicate))
             throw FileCallError(call: "fdopendir", path: path, errno: code)
         }
         defer { closedir(stream) }

@@ -8,8 +8,8 @@ package import SystemPackage
 /// gives back exactly the bytes `string(_:)` was given, two different paths never share a text, and
 /// `readable(_:)` shows such a byte as `\xFF`.
 ///
-/// The command line's arguments and the `MILEPOST_*` variables are read as such texts
-/// (`arguments()`, `environment(_:)`); the file calls turn a text back into bytes before opening.
+/// The command line's arguments and the environment (`ProcessEnvironment`) are read as such
+/// texts (`arguments()`); the file calls and `Spawn` turn a text back into bytes.
 /// (`String(cString:)`, `CommandLine.arguments` and `ProcessInfo` replace a bad byte with U+FFFD:
 /// an existing file is then "not found", and two store directories become one.)
 package enum PathText {
@@ -95,12 +95,8 @@ package enum PathText {
         }
     }
 
-    /// The environment variable `name` as a text; nil when it is not set.
-    package static func environment(_ name: String) -> String? {
-        getenv(name).map { string(cString: $0) }
-    }
-
-    private static func string(cString: UnsafePointer<CChar>) -> String {
+    /// The text of a C string's bytes.
+    package static func string(cString: UnsafePointer<CChar>) -> String {
         string(bytes: UnsafeBufferPointer(start: cString, count: strlen(cString)).lazy.map { UInt8(bitPattern: $0) })
     }
 

@@ -62,10 +62,10 @@ package enum Spawn {
         stdout: FileDescriptor?, stderr: FileDescriptor, control: FileDescriptor?, gate: Gate, deathSignal: Int32
     ) throws -> Int32 {
         let program = arguments.first ?? ""
-        let paths = candidates(for: program, searchPath: environment["PATH"]).map { strdup($0) }
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        let chdirPath = PathText.filePath(directory).withPlatformString { strdup($0) }
+        let paths = candidates(for: program, searchPath: environment["PATH"]).map(cString)
+        let argv = arguments.map(cString) + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { cString($0.key + "=" + $0.value) } + [nil]
+        let chdirPath = cString(directory)
         defer { (paths + argv + envp + [chdirPath]).forEach { free($0) } }
 
         let pid = paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { paths in
@@ -168,11 +168,17 @@ package enum Spawn {
         }
     }
 
+    /// A copy of the bytes `text` stands for (`PathText`), NUL-terminated, to be `free`d: a byte
+    /// that is not UTF-8 in a variable or path reaches the program as that byte.
+    private static func cString(_ text: String) -> UnsafeMutablePointer<CChar>? {
+        (PathText.bytes(text).map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { strdup($0.baseAddress!) }
+    }
+
     /// Paths to try for `program`: itself when it has a slash, else one per `searchPath` entry
     /// (an empty entry is the child's working directory).
     private static func candidates(for program: String, searchPath: String?) -> [String] {
         if program.contains("/") { return [program] }
-        let searchPath = searchPath ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        let searchPath = searchPath ?? ProcessEnvironment.value("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
         return searchPath.split(separator: ":", omittingEmptySubsequences: false).map {
             $0.isEmpty ? program : "\($0)/\(program)"
         }

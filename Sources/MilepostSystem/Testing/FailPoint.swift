@@ -11,9 +11,7 @@ package enum FailPoint: String {
     case stateAfterRename = "state-after-rename"
 
     /// The point named by `MILEPOST_FAILPOINT`, read once per process.
-    private static let armed: FailPoint? = getenv("MILEPOST_FAILPOINT").flatMap {
-        FailPoint(rawValue: String(cString: $0))
-    }
+    private static let armed: FailPoint? = ProcessEnvironment.value("MILEPOST_FAILPOINT").flatMap(FailPoint.init(rawValue:))
 
     /// Kills the process with `SIGKILL` when this point is armed; otherwise does nothing.
     package func reach() {

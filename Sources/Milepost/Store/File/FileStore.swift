@@ -1,4 +1,3 @@
-import Glibc
 import MilepostSystem
 public import SystemPackage
 
@@ -68,9 +67,9 @@ public struct FileStore: MilepostStore {
     /// lock file, removes temp files left by crashed writers and cuts a torn journal line.
     public func lock(timeout: Duration, holder: LockHolder) async throws -> any LockedStore {
         let opened: StoreDirectory
-        let descriptor: Int32
+        let descriptor: FileDescriptor
         do {
-            try FileCalls.makeDirectories(directory, mode: 0o755)
+            try FileCalls.makeDirectories(directory, permissions: [.ownerReadWriteExecute, .groupReadExecute, .otherReadExecute])
             opened = try StoreDirectory.open(directory)
             descriptor = try await LockFile(directory: opened).acquire(timeout: timeout, location: location)
         } catch let error as FileCallError {

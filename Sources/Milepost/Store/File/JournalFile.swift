@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import MilepostSystem
 
 /// `journal.jsonl`: one compact JSON record per line, appended and never rewritten.
@@ -19,7 +18,7 @@ struct JournalFile {
     func read() throws -> [JournalRecord] {
         let bytes: [UInt8]
         do throws(FileCallError) {
-            guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return [] }
+            guard let descriptor = try directory.openIfExists(Self.name, .readOnly) else { return [] }
             defer { FileCalls.close(descriptor) }
             bytes = try FileCalls.readToEnd(descriptor, path)
         } catch {
@@ -43,7 +42,7 @@ struct JournalFile {
         var tail: [UInt8] = []
         var start = 0
         do throws(FileCallError) {
-            guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return [] }
+            guard let descriptor = try directory.openIfExists(Self.name, .readOnly) else { return [] }
             defer { FileCalls.close(descriptor) }
             let size = try FileCalls.size(descriptor, path)
             start = size
@@ -90,7 +89,7 @@ struct JournalFile {
     /// Appends each record with one `write(2)` of one line, then fsyncs when any record is durable.
     func append(_ records: [JournalRecord]) throws(FileCallError) {
         guard !records.isEmpty else { return }
-        let descriptor = try directory.open(Self.name, O_WRONLY | O_APPEND | O_CREAT, mode: 0o644)
+        let descriptor = try directory.open(Self.name, .writeOnly, options: [.append, .create])
         defer { FileCalls.close(descriptor) }
         let isNew = try FileCalls.size(descriptor, path) == 0
         for record in records {
@@ -104,7 +103,7 @@ struct JournalFile {
     /// Cuts a torn last line (the normal artefact of a crash mid-append, possibly mid-character)
     /// by truncating the file to just after its last newline, so the next append starts a line.
     func repairTail() throws(FileCallError) {
-        guard let descriptor = try directory.openIfExists(Self.name, O_RDWR) else { return }
+        guard let descriptor = try directory.openIfExists(Self.name, .readWrite) else { return }
         defer { FileCalls.close(descriptor) }
         var end = try FileCalls.size(descriptor, path)
         guard end > 0, try FileCalls.read(descriptor, count: 1, at: end - 1, path) != [Self.newline] else { return }

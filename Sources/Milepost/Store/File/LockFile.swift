@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import MilepostSystem
+import SystemPackage
 
 /// The `lock` file. The lock is a `flock(2)` on it, which belongs to the open file description
 /// and dies with the process, so a crashed holder never blocks anyone. The file is never renamed
@@ -14,9 +14,9 @@ struct LockFile {
     /// nobody holds the lock, or the content is unreadable. Probes with a shared non-blocking
     /// lock on a read-only descriptor, released at once, so it modifies nothing.
     func currentHolder() throws(FileCallError) -> LockHolder? {
-        guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY) else { return nil }
+        guard let descriptor = try directory.openIfExists(Self.name, .readOnly) else { return nil }
         defer { FileCalls.close(descriptor) }
-        if try FileCalls.tryLock(descriptor, LOCK_SH, path) {
+        if try FileCalls.tryLock(descriptor, .shared, path) {
             FileCalls.unlock(descriptor)
             return nil
         }
@@ -28,11 +28,11 @@ struct LockFile {
     /// - returns: The descriptor holding the lock.
     /// - throws: `StoreError.lockTimeout` naming `location` and the holder when the wait runs out;
     ///   `CancellationError` when the task is cancelled while waiting.
-    func acquire(timeout: Duration, location: String) async throws -> Int32 {
-        let descriptor = try directory.open(Self.name, O_RDWR | O_CREAT, mode: 0o644)
+    func acquire(timeout: Duration, location: String) async throws -> FileDescriptor {
+        let descriptor = try directory.open(Self.name, .readWrite, options: .create)
         do {
             let path = path
-            guard try await LockPolling.poll(timeout: timeout, { try FileCalls.tryLock(descriptor, LOCK_EX, path) ? () : nil })
+            guard try await LockPolling.poll(timeout: timeout, { try FileCalls.tryLock(descriptor, .exclusive, path) ? () : nil })
                 != nil
             else {
                 throw StoreError.lockTimeout(location: location, waited: timeout, holder: Self.holder(in: descriptor, path))
@@ -45,7 +45,7 @@ struct LockFile {
     }
 
     /// Replaces the file's content with `holder` as one line of JSON.
-    static func record(_ holder: LockHolder, in descriptor: Int32, _ path: String) throws(FileCallError) {
+    static func record(_ holder: LockHolder, in descriptor: FileDescriptor, _ path: String) throws(FileCallError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings and numbers into JSON cannot fail.
@@ -56,13 +56,13 @@ struct LockFile {
 
     /// Empties the file before the lock is released, so it names nobody. Best effort: the
     /// content is only for messages.
-    static func clear(_ descriptor: Int32, _ path: String) {
+    static func clear(_ descriptor: FileDescriptor, _ path: String) {
         try? FileCalls.truncate(descriptor, to: 0, path)
     }
 
     /// The holder named in the file; nil when the content is not a holder (for instance empty,
     /// between a holder taking the lock and recording itself).
-    private static func holder(in descriptor: Int32, _ path: String) -> LockHolder? {
+    private static func holder(in descriptor: FileDescriptor, _ path: String) -> LockHolder? {
         guard let bytes = try? FileCalls.read(descriptor, count: 4096, at: 0, path) else { return nil }
         return try? JSONDecoder().decode(LockHolder.self, from: Data(bytes))
     }

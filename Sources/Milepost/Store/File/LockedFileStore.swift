@@ -1,5 +1,6 @@
 import MilepostSystem
 import Synchronization
+import SystemPackage
 
 /// A file store whose lock this process holds through an open descriptor of its `lock` file.
 /// Every file is reached through the directory opened when the lock was taken. Operations are
@@ -9,9 +10,9 @@ final class LockedFileStore: LockedStore {
     private let journalFile: JournalFile
     private let lockFile: LockFile
     /// The descriptor holding the `flock`; nil once released.
-    private let lockDescriptor: Mutex<Int32?>
+    private let lockDescriptor: Mutex<FileDescriptor?>
 
-    init(directory: StoreDirectory, lockDescriptor: Int32) {
+    init(directory: StoreDirectory, lockDescriptor: FileDescriptor) {
         stateFile = StateFile(directory: directory)
         journalFile = JournalFile(directory: directory)
         lockFile = LockFile(directory: directory)

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import MilepostSystem
 
 /// `state.json`: the stored state as pretty-printed JSON, replaced atomically.
@@ -28,12 +27,12 @@ struct StateFile {
     }
 
     /// The file's bytes; nil when it does not exist. A FIFO or device planted under the name is
-    /// refused without waiting for a writer (O_NONBLOCK) or reading from it.
+    /// refused without waiting for a writer (`.nonBlocking`) or reading from it.
     private func readBytes() throws -> [UInt8]? {
         let bytes: [UInt8]
         let regular: Bool
         do throws(FileCallError) {
-            guard let descriptor = try directory.openIfExists(Self.name, O_RDONLY | O_NONBLOCK) else { return nil }
+            guard let descriptor = try directory.openIfExists(Self.name, .readOnly, options: .nonBlocking) else { return nil }
             defer { FileCalls.close(descriptor) }
             regular = try FileCalls.isRegularFile(descriptor, path)
             bytes = regular ? try FileCalls.readToEnd(descriptor, path) : []
@@ -53,7 +52,7 @@ struct StateFile {
         let bytes = Self.encode(state)
         let tempName = Self.tempPrefix + "\(ProcessIdentity.pid).\(UInt32.random(in: .min ... .max))"
         let tempPath = directory.path(of: tempName)
-        let descriptor = try directory.open(tempName, O_CREAT | O_EXCL | O_WRONLY, mode: 0o600)
+        let descriptor = try directory.open(tempName, .writeOnly, options: [.create, .exclusiveCreate])
         do throws(FileCallError) {
             defer { FileCalls.close(descriptor) }
             try FileCalls.write(descriptor, bytes, tempPath)

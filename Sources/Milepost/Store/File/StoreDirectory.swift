@@ -1,5 +1,5 @@
-import Glibc
 import MilepostSystem
+import SystemPackage
 
 /// The store's directory, opened once: every file in it is opened, renamed and removed relative
 /// to this descriptor, and never through a symbolic link (`O_NOFOLLOW`). A link planted in the
@@ -9,9 +9,9 @@ import MilepostSystem
 final class StoreDirectory: Sendable {
     /// The directory's path, for messages.
     let path: String
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, descriptor: FileDescriptor) {
         self.path = path
         self.descriptor = descriptor
     }
@@ -20,7 +20,7 @@ final class StoreDirectory: Sendable {
 
     /// Opens the directory at `path`.
     static func open(_ path: String) throws(FileCallError) -> StoreDirectory {
-        StoreDirectory(path: path, descriptor: try FileCalls.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+        StoreDirectory(path: path, descriptor: try FileCalls.open(path, .readOnly, options: .directory))
     }
 
     /// Opens the directory at `path`; nil when it does not exist.
@@ -35,15 +35,26 @@ final class StoreDirectory: Sendable {
     /// The path of the entry `name`, for messages.
     func path(of name: String) -> String { path + "/" + name }
 
+    /// Every file of the store is created owner-only: the journal holds the tails of steps'
+    /// stderr, as private as the state.
+    static let filePermissions: FilePermissions = .ownerReadWrite
+
     /// Opens the file `name` in the directory, never following a link; returns its descriptor.
-    func open(_ name: String, _ flags: Int32, mode: mode_t = 0) throws(FileCallError) -> Int32 {
-        try FileCalls.open(at: descriptor, name, flags | O_NOFOLLOW | O_CLOEXEC, mode: mode, path: path(of: name))
+    /// A file it creates (`.create`) gets `filePermissions`.
+    func open(
+        _ name: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = []
+    ) throws(FileCallError) -> FileDescriptor {
+        try FileCalls.open(
+            at: descriptor, name, access, options: options.union(.noFollow), permissions: Self.filePermissions,
+            path: path(of: name))
     }
 
-    /// `open(_:_:mode:)`; nil when the file does not exist.
-    func openIfExists(_ name: String, _ flags: Int32) throws(FileCallError) -> Int32? {
+    /// `open(_:_:options:)`; nil when the file does not exist.
+    func openIfExists(
+        _ name: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = []
+    ) throws(FileCallError) -> FileDescriptor? {
         do throws(FileCallError) {
-            return try open(name, flags)
+            return try open(name, access, options: options)
         } catch where error.errno == .noSuchFileOrDirectory {
             return nil
         }
