@@ -8,8 +8,9 @@ import MilepostSystem
 ///
 /// ```swift
 /// // Sources/titi-migrate/main.swift
-/// await MilepostCLI.main(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
+/// MilepostCLI.start(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
 /// ```
+/// (`start` checks first that the system grants the threads a run needs; `main` does not.)
 public enum MilepostCLI {
     /// Opens the store `--store` (or `MILEPOST_STORE`, or `.milepost`) names. It may be called more than
     /// once per process (the pre-start fast path opens the store before the parser runs), so it should
