@@ -20,12 +20,34 @@ import Testing
             "/usr/bin/setpriv", "--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups",
             "/usr/bin/prlimit", "--nproc=\(limit)", "--",
         ]
-        let (process, stdout, stderr) = try milepost.start(["run", "--to", "1.1", "--store", work.path + "/store"])
-        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(30))
+        let result = Self.finish(try milepost.start(["run", "--to", "1.1", "--store", work.path + "/store"]))
         #expect(result.status == 71, "\(result.stderr)")
-        #expect(result.stderr.contains("milepost: error: cannot start the 15 threads a run needs: Resource temporarily unavailable"))
+        #expect(result.stderr.contains("milepost: error: cannot start the 15 threads milepost needs: Resource temporarily unavailable"))
         #expect(result.stderr.contains("RLIMIT_NPROC"))
         #expect(!work.exists("ran.txt"))
         #expect(!work.exists("store"))
+    }
+
+    /// An up-to-date `run`, the pre-start hook's usual case, is answered on the main thread alone:
+    /// under a limit of one task it still exits 0.
+    @Test func anUpToDateRunNeedsNoOtherThread() throws {
+        let work = try WorkDirectory()
+        try work.write(ReliabilityFixture.recordingManifest(["1.1/once"]), to: "milepost.yaml")
+        let first = try work.milepost.run("run", "--to", "1.1")
+        #expect(first.status == 0, "\(first.stderr)")
+        let chmod = try Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "a+rX", work.path])
+        chmod.waitUntilExit()  // The other uid reads the manifest and the state.
+        #expect(chmod.terminationStatus == 0)
+        var milepost = work.milepost
+        milepost.launcher = [
+            "/usr/bin/setpriv", "--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "/usr/bin/prlimit", "--nproc=1", "--",
+        ]
+        let result = Self.finish(try milepost.start(["run", "--to", "1.1"]))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("up to date at 1.1"), "\(result.stderr)")
+    }
+
+    static func finish(_ started: (process: Process, stdout: Pipe, stderr: Pipe)) -> MilepostBinary.Result {
+        MilepostBinary.finish(started.process, started.stdout, started.stderr, within: .seconds(30))
     }
 }
