@@ -8,15 +8,17 @@ import SystemPackage
 /// address-space limit (`RLIMIT_AS`) too low for them, the process would hang before reading
 /// anything. Checked first, such a limit is an error at once instead.
 package enum ThreadHeadroom {
-    /// The threads a run has at once besides the main one, with room to spare: Dispatch's workers
-    /// and its event thread (4 seen in a run) and our `SystemThread`s (the signal relay, up to three
-    /// output readers and the reaper of a step's child).
-    package static let threads = 15
+    /// Dispatch's workers and event thread, with the default stack: 4 were seen in a run, so twice that and more.
+    static let runtimeThreads = 10
+    /// Our `SystemThread`s at once: the signal relay, up to three output readers and a step child's reaper.
+    static let ownThreads = 5
+    /// The threads a run has at once besides the main one.
+    package static let threads = runtimeThreads + ownThreads
 
-    /// Starts `count` threads that all exist at once, with the default stack (as Dispatch's
-    /// workers have), then ends and joins them.
+    /// Starts `threads` threads that all exist at once, each with the stack its kind gets, then
+    /// ends and joins them.
     /// - throws: `SystemThread.Refused` for the first thread the system refuses.
-    package static func check(_ count: Int = threads) throws(SystemThread.Refused) {
+    package static func check() throws(SystemThread.Refused) {
         let gate = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         pthread_mutex_init(gate, nil)
         pthread_mutex_lock(gate)
@@ -27,10 +29,15 @@ package enum ThreadHeadroom {
             pthread_mutex_destroy(gate)
             gate.deallocate()
         }
-        for _ in 0..<count {
+        let stacks = Array(repeating: nil, count: runtimeThreads) + Array(repeating: SystemThread.stackBytes, count: ownThreads)
+        for stack in stacks {
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            defer { pthread_attr_destroy(&attributes) }
+            if let stack { pthread_attr_setstacksize(&attributes, stack) }
             var thread = pthread_t()
             // Each thread waits for the gate, held until all exist, so that they count together.
-            let result = pthread_create(&thread, nil, { argument in
+            let result = pthread_create(&thread, &attributes, { argument in
                 let gate = argument!.assumingMemoryBound(to: pthread_mutex_t.self)
                 pthread_mutex_lock(gate)
                 pthread_mutex_unlock(gate)
