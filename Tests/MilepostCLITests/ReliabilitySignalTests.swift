@@ -99,15 +99,17 @@ import Testing
         #expect(next.status == 0, "\(next.stderr)")
     }
 
-    /// SIGTERM once the step's process has exited 0, while a process it left behind still holds its
-    /// stderr (read for up to a second more): the step is complete, so it is journaled succeeded,
-    /// never interrupted, and the next run does not stop at it (it used to exit 2).
-    @Test func aSignalAfterTheStepExitedLeavesItSucceeded() throws {
+    /// SIGTERM once the step's process has exited, while a process it left behind still holds its
+    /// stderr (read for up to a second more): the step has its outcome already, so it is journaled
+    /// with it (succeeded for 0, failed for 3), never interrupted, and the next run does not stop at
+    /// it (it used to exit 2).
+    @Test(arguments: [(0, "step-succeeded", Int32(0)), (3, "step-failed", Int32(1))])
+    func aSignalAfterTheStepExitedLeavesItsOutcome(status: Int, event: String, nextStatus: Int32) throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
               1:
-                - {name: exec, id: quick, with: {command: [sh, -c, 'sleep 30 >&2 & echo $$ > step.pid']}}
+                - {name: exec, id: quick, with: {command: [sh, -c, 'sleep 30 >&2 & echo $$ > step.pid; exit \(status)']}}
             """, to: "milepost.yaml")
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
         let written = { Int32((try? work.read("step.pid"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") }
@@ -118,10 +120,11 @@ import Testing
         kill(process.processIdentifier, SIGTERM)
         let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
         let events = try ReliabilityFixture.journal(in: work).compactMap { $0["event"] as? String }
-        #expect(events.contains("step-succeeded"), "\(events) \(result.stderr)")
+        #expect(events.contains(event), "\(events) \(result.stderr)")
         #expect(!events.contains("step-interrupted"), "\(events) \(result.stderr)")
+        // A failed step runs again (and fails again): 1, not the 2 of an interrupted one.
         let next = try work.milepost.run("run", "--to", "1", "--lock-timeout", "0ms")
-        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.status == nextStatus, "\(next.stderr)")
     }
 
     /// As PID 1 of a new PID namespace (a container's entry point), where the kernel drops

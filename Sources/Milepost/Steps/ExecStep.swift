@@ -61,8 +61,9 @@ enum ExecStep {
         }
     }
 
-    /// A program that ended other than with status 0.
-    struct Failure: Error, CustomStringConvertible {
+    /// A program that ended other than with status 0, before any stop request (a child stopped by
+    /// one is a `CancellationError`: `ChildProcess.run`).
+    struct Failure: SettledFailure, CustomStringConvertible {
         var command: String
         var termination: ChildProcess.Termination
         var stderrTail: String
