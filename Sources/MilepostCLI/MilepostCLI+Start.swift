@@ -23,6 +23,7 @@ extension MilepostCLI {
         do throws(SystemThread.Refused) {
             try ThreadHeadroom.check()
         } catch {
+            if LogFormat.requested(in: arguments) == .json { JSONLogHandler.frameStandardError() }
             Terminal.err(
                 "milepost: error: cannot start the \(ThreadHeadroom.threads) threads milepost needs: \(error.errno); "
                     + "raise the process or thread limit (RLIMIT_NPROC, the cgroup's pids.max, systemd's TasksMax=) "

@@ -28,6 +28,23 @@ import Testing
         #expect(!work.exists("store"))
     }
 
+    /// Under `--log-format json` the refusal is one JSON object too, at level `error`.
+    @Test func theRefusalIsAJSONRecordUnderLogFormatJSON() throws {
+        let work = try WorkDirectory()
+        try work.write(ReliabilityFixture.recordingManifest(["1.1/once"]), to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.launcher = [
+            "/usr/bin/setpriv", "--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "/usr/bin/prlimit", "--nproc=1", "--",
+        ]
+        let result = Self.finish(try milepost.start(["run", "--to", "1.1", "--log-format", "json"]))
+        #expect(result.status == 71, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        let record = try ReliabilityFixture.object(String(try #require(lines.first)))
+        #expect(record["level"] as? String == "error")
+        #expect((record["message"] as? String)?.contains("cannot start the 15 threads milepost needs") == true, "\(record)")
+    }
+
     /// An up-to-date `run`, the pre-start hook's usual case, is answered on the main thread alone:
     /// under a limit of one task it still exits 0.
     @Test func anUpToDateRunNeedsNoOtherThread() throws {
