@@ -8,8 +8,9 @@ import MilepostSystem
 ///
 /// ```swift
 /// // Sources/titi-migrate/main.swift
-/// await MilepostCLI.main(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
+/// MilepostCLI.start(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
 /// ```
+/// (`start` checks first that the system grants the threads a run needs; `main` does not.)
 public enum MilepostCLI {
     /// Opens the store `--store` (or `MILEPOST_STORE`, or `.milepost`) names. It may be called more than
     /// once per process (the pre-start fast path opens the store before the parser runs), so it should
@@ -44,10 +45,27 @@ public enum MilepostCLI {
         registry: StepRegistry = .standard, store: @escaping StoreOpener = fileStore, storeSchemes: [String] = [],
         arguments: [String]? = nil, telemetry: TelemetryExporter? = nil
     ) async -> Never {
+        let (arguments, context) = prepare(
+            registry: registry, store: store, storeSchemes: storeSchemes, arguments: arguments, telemetry: telemetry)
+        await run(arguments, in: context)
+    }
+
+    /// Repairs the process state (`ProcessStart`) and answers an up-to-date `run` at once
+    /// (`PreStart`, which exits); else returns the arguments and the context to run them in.
+    static func prepare(
+        registry: StepRegistry, store: @escaping StoreOpener, storeSchemes: [String], arguments: [String]?,
+        telemetry: TelemetryExporter?
+    ) -> (arguments: [String], context: CommandContext) {
         ProcessStart.prepare()
         let arguments = arguments ?? PathText.arguments()
         let context = CommandContext(registry: registry, opener: store, storeSchemes: storeSchemes, telemetry: telemetry)
         if let code = PreStart.attempt(arguments, context: context) { exit(code) }
+        return (arguments, context)
+    }
+
+    /// Parses `arguments`, runs the command in `context`, and exits with its code.
+    @MainActor
+    static func run(_ arguments: [String], in context: CommandContext) async -> Never {
         do {
             var command = try await MilepostCommand.asyncParseAsRoot(arguments)
             if let contextual = command as? any ContextualCommand {

@@ -6,10 +6,10 @@ import MilepostPostgres
 /// PostgreSQL `sql` step, and a store opener for which `postgres://` and `postgresql://` URLs open a
 /// `PostgresStore` and a path a directory (any other URL scheme is refused: `storeSchemes`).
 public enum StockCommandLine {
-    /// Runs the process's command line and exits; `telemetry` exports `run`'s traces and metrics.
-    @MainActor
-    public static func main(telemetry: TelemetryExporter?) async {
-        await MilepostCLI.main(
+    /// Runs the process's command line and exits, once the threads it needs were granted
+    /// (`MilepostCLI.start`); `telemetry` exports `run`'s traces and metrics.
+    public static func start(telemetry: TelemetryExporter?) -> Never {
+        MilepostCLI.start(
             registry: .standard.installing(PostgresSteps.self),
             store: { spec -> any MilepostStore in
                 PostgresStore.accepts(spec) ? PostgresStore(url: spec) : try MilepostCLI.fileStore(spec)

@@ -4,4 +4,4 @@ import MilepostStock
 // `milepost` with the OpenTelemetry exporter linked (swift-otel, SwiftNIO, BoringSSL). `milepost`
 // replaces itself with this binary, installed beside it, when the OTEL_* environment asks for
 // export (`ExporterHandoff`); `run` then exports its traces and metrics over OTLP/HTTP.
-await StockCommandLine.main(telemetry: .openTelemetry)
+StockCommandLine.start(telemetry: .openTelemetry)

@@ -3,4 +3,4 @@ import MilepostStock
 // The stock binary: the standard steps, the PostgreSQL store and `sql` step, no exporter linked.
 // When the OTEL_* environment asks for export, it becomes `milepost-otel` (see ExporterHandoff).
 ExporterHandoff.execIfRequested()
-await StockCommandLine.main(telemetry: nil)
+StockCommandLine.start(telemetry: nil)

@@ -99,6 +99,34 @@ import Testing
         #expect(next.status == 0, "\(next.stderr)")
     }
 
+    /// SIGTERM once the step's process has exited, while a process it left behind still holds its
+    /// stderr (read for up to a second more): the step has its outcome already, so it is journaled
+    /// with it (succeeded for 0, failed for 3), never interrupted, and the next run does not stop at
+    /// it (it used to exit 2).
+    @Test(arguments: [(0, "step-succeeded", Int32(0)), (3, "step-failed", Int32(1))])
+    func aSignalAfterTheStepExitedLeavesItsOutcome(status: Int, event: String, nextStatus: Int32) throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            migrations:
+              1:
+                - {name: exec, id: quick, with: {command: [sh, -c, 'sleep 30 >&2 & echo $$ > step.pid; exit \(status)']}}
+            """, to: "milepost.yaml")
+        let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
+        let written = { Int32((try? work.read("step.pid"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") }
+        #expect(ReliabilityFixture.eventually { written() != nil })
+        let step = try #require(written())
+        // Dead means a zombie here: unreaped until its stderr ends or the second has passed.
+        #expect(ReliabilityFixture.eventually { ReliabilityFixture.isDead(step) })
+        kill(process.processIdentifier, SIGTERM)
+        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        let events = try ReliabilityFixture.journal(in: work).compactMap { $0["event"] as? String }
+        #expect(events.contains(event), "\(events) \(result.stderr)")
+        #expect(!events.contains("step-interrupted"), "\(events) \(result.stderr)")
+        // A failed step runs again (and fails again): 1, not the 2 of an interrupted one.
+        let next = try work.milepost.run("run", "--to", "1", "--lock-timeout", "0ms")
+        #expect(next.status == nextStatus, "\(next.stderr)")
+    }
+
     /// As PID 1 of a new PID namespace (a container's entry point), where the kernel drops
     /// signals a process has no handler for.
     @Test(.enabled(if: getuid() == 0, "unshare --pid needs root"))

@@ -96,8 +96,13 @@ enum StepExecution {
         private func finish(_ outcome: Outcome) {
             let (continuation, result, timers) = state.withLock { current in
                 defer { current.continuation = nil }
-                // A body that completes wins over a stop request; anything else ends as the stop reason.
-                let result = if case .succeeded = outcome { outcome } else { current.stopReason ?? outcome }
+                // A body that completes, or fails with a `SettledFailure`, wins over a stop request;
+                // anything else ends as the stop reason.
+                let result = switch outcome {
+                case .succeeded: outcome
+                case .failed(let error) where error is any SettledFailure: outcome
+                default: current.stopReason ?? outcome
+                }
                 return (current.continuation, result, current.timers)
             }
             for timer in timers { timer.cancel() }

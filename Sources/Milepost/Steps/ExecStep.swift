@@ -61,10 +61,11 @@ enum ExecStep {
         }
     }
 
-    /// A program that ended other than with status 0. Its stderr is not part of the message: it
+    /// A program that ended other than with status 0, before any stop request (a child stopped by
+    /// one is a `CancellationError`: `ChildProcess.run`). Its stderr is not part of the message: it
     /// was shown as it was written, and its tail is kept beside the error (`StepContext.recordStderrTail`:
     /// the state's and the journal's `stderr`, shown by `status`).
-    struct Failure: Error, CustomStringConvertible {
+    struct Failure: SettledFailure, CustomStringConvertible {
         var command: String
         var termination: ChildProcess.Termination
 

@@ -28,6 +28,20 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
     case text
     /// One JSON object per line (`JSONLogHandler`).
     case json
+
+    /// What `--log-format V` or `--log-format=V` in `arguments` asks for, read before the parser
+    /// runs (the last one wins, as in the parser); nil when none is valid.
+    static func requested(in arguments: [String]) -> LogFormat? {
+        let option = "--" + OptionNames.logFormat
+        var requested: LogFormat?
+        for (index, argument) in arguments.enumerated() {
+            guard argument != "--" else { break }
+            let value = argument == option ? arguments.dropFirst(index + 1).first
+                : argument.hasPrefix(option + "=") ? String(argument.dropFirst(option.count + 1)) : nil
+            if let format = value.flatMap(LogFormat.init(argument:)) { requested = format }
+        }
+        return requested
+    }
 }
 
 /// `--log-level` and `--log-format`, shared by every command.

@@ -14,6 +14,8 @@ enum ExitStatus: Int32, CaseIterable {
     case invalidManifest = 65
     case manifestNotFound = 66
     case storeUnreachable = 69
+    /// The system refused the threads a run needs (`ThreadHeadroom`), before anything was read.
+    case threadsRefused = 71
     /// `init` or `new` could not write the manifest (a full disk, no permission).
     case cannotWrite = 73
     case storeIO = 74
@@ -31,6 +33,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .invalidManifest: "invalid manifest (or a warning under `validate --strict`, a `late: fail` step, or a step `revert` cannot undo)"
         case .manifestNotFound: "manifest not found"
         case .storeUnreachable: "store unreachable"
+        case .threadsRefused: "the system refused the threads a run needs (a process, thread or address-space limit)"
         case .cannotWrite: "`init`/`new` could not write the manifest, `lock` its lock file"
         case .storeIO: "state or journal I/O error"
         case .lockTimeout: "lock not acquired in time, or a step whose runner was killed still running (`wait`: version not reached in time)"

@@ -27,7 +27,8 @@ package struct ChildProcess {
     /// `environment` as its whole environment, in `directory`. Its stdout goes to our stderr (copied
     /// by us when that is a pipe); its stderr is copied to our stderr and its tail kept. Output
     /// that cannot be written (our stderr closed, its reader gone) is dropped; the child runs on. On task cancellation the child's
-    /// process group gets SIGTERM, then SIGKILL after `killGrace` (as it is when cancelled), and this throws `CancellationError`.
+    /// process group gets SIGTERM, then SIGKILL after `killGrace` (as it is when cancelled), and this throws `CancellationError`,
+    /// unless the child had exited already: then it returns how it ended.
     ///
     /// A task already cancelled spawns nothing. The PATH searched is `environment["PATH"]`, else ours.
     /// Once the child has exited, this waits up to a second more for its stderr to close, then

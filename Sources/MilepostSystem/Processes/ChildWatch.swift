@@ -23,6 +23,10 @@ final class ChildWatch: Sendable {
         var reaped = false
         /// Set by `cancel`: when the group gets SIGKILL if the leader is still unreaped.
         var killDeadline: DispatchTime?
+        /// Set once the leader has exited: a `cancel` after it no longer makes the result a cancellation.
+        var exited = false
+        /// Set by a `cancel` that came while the leader still ran: the result is `CancellationError`.
+        var cancelledWhileRunning = false
         /// The leader, once spawned.
         var pid: pid_t?
     }
@@ -103,12 +107,14 @@ final class ChildWatch: Sendable {
     }
 
     /// Sends SIGTERM to the child's process group now and SIGKILL after `killGrace`,
-    /// unless the child has been reaped by then.
+    /// unless the child has been reaped by then. A child that had already exited keeps its status:
+    /// `result` returns it rather than `CancellationError`.
     func cancel(killGrace: Duration) {
         let deadline = Self.deadline(after: killGrace)
         let first = state.withLock { state in
             guard state.killDeadline == nil, !state.reaped else { return false }
             state.killDeadline = deadline
+            state.cancelledWhileRunning = !state.exited
             return true
         }
         guard first else { return }
@@ -155,6 +161,7 @@ final class ChildWatch: Sendable {
     private func reap(gate: Spawn.Gate) {
         guard let pid = state.withLock({ $0.pid }) else { return }
         _ = wait(pid, WNOWAIT)  // The leader has exited; as a zombie it still holds its pid.
+        state.withLock { $0.exited = true }
         let spawnFailure = gate.failure()
         let killDeadline = state.withLock { $0.killDeadline }
         let outputDeadline = killDeadline ?? Self.deadline(after: Self.outputGrace)
@@ -167,7 +174,7 @@ final class ChildWatch: Sendable {
             state.reaped = true
             let tail = Self.text(state.tail)
             let outcome: Result<ChildProcess.Result, any Error> =
-                if state.killDeadline != nil { .failure(CancellationError()) }
+                if state.cancelledWhileRunning { .failure(CancellationError()) }
                 else if let spawnFailure { .failure(spawnFailure) }
                 else { .success(ChildProcess.Result(termination: termination, stderrTail: tail)) }
             defer { state.continuation = nil }

@@ -1,4 +1,4 @@
 import MilepostCLI
 import TiTiKit
 
-await MilepostCLI.main(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
+MilepostCLI.start(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
