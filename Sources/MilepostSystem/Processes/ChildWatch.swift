@@ -114,7 +114,8 @@ final class ChildWatch: Sendable {
         let first = state.withLock { state in
             guard state.killDeadline == nil, !state.reaped else { return false }
             state.killDeadline = deadline
-            state.cancelledWhileRunning = !state.exited
+            // Asked of the kernel too: the reaper thread may not have seen an exit that came first.
+            state.cancelledWhileRunning = !state.exited && state.pid.map(Self.hasExited) != true
             return true
         }
         guard first else { return }
@@ -183,6 +184,12 @@ final class ChildWatch: Sendable {
         }
         control?.onExit(tail)
         continuation?.resume(with: outcome)
+    }
+
+    /// Whether the unreaped child `pid` has exited (a zombie), asked without waiting or reaping it.
+    private static func hasExited(_ pid: pid_t) -> Bool {
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
     }
 
     /// `waitid` for the exit of the leader `pid`, with extra `options`; `.exited(-1)` if its status is
