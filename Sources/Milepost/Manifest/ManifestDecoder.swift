@@ -224,10 +224,15 @@ struct ManifestDecoder {
             }
         case "timeout":
             guard let text = string(value, what: "'timeout'") else { return }
-            if let duration = DurationText.parse(text), duration > .zero {
-                fields.timeout = duration
-            } else {
-                error("invalid timeout '\(text)': write a whole number and a unit, e.g. 250ms, 30s, 5m, 1h", at: value)
+            do {
+                let duration = try DurationText.read(text)
+                if duration > .zero {
+                    fields.timeout = duration
+                } else {
+                    error("invalid timeout '\(text)': a timeout must be longer than zero", at: value)
+                }
+            } catch let invalid {
+                error("invalid timeout '\(text)': \(invalid)", at: value)
             }
         case "retries":
             guard let text = string(value, what: "'retries'") else { return }

@@ -23,7 +23,7 @@ public struct ManifestSchema: Sendable {
     // MARK: - Patterns shared with the parameter schemas
 
     static let versionPattern = #"^[vV]?[0-9]+(\.[0-9]+)*(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+.*)?$"#
-    static let durationPattern = #"^[0-9]{1,12}(ms|s|m|h)$"#
+    static let durationPattern = #"^(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ms|s|m|h|d))+$"#
     static let stepNamePattern = "^\(StepName.pattern)$"
 
     /// A version: its text (a plain `2.0` reaches a schema validator as a number).
@@ -132,7 +132,7 @@ public struct ManifestSchema: Sendable {
                 ("id", stepID),
                 ("with", .object([("description", .string("The step's parameters."))])),
                 ("timeout", .object([
-                    ("description", .string("Time limit per attempt: 250ms, 30s, 5m, 1h.")),
+                    ("description", .string("Time limit per attempt: numbers with units ms, s, m, h, d: 250ms, 30s, 1h30m, 1.5h.")),
                     ("type", .string("string")),
                     ("pattern", .string(Self.durationPattern)),
                 ])),
