@@ -86,6 +86,7 @@ import Testing
         ("sql transaction not a boolean", "migrations:\n  \"2.1\":\n    - name: sql\n      with: {sql: select 1, transaction: maybe}\n"),
         ("bad baseline", "baseline: two\nmigrations:\n  \"2.1\": [exec]\n"),
         ("unknown hook phase", "hooks:\n  before_runs:\n    - name: exec\n      with: {command: [\"true\"]}\nmigrations:\n  \"2.1\": [exec]\n"),
+        ("revert neither parameters nor none", "migrations:\n  \"2.1\":\n    - name: exec\n      with: {command: [\"true\"]}\n      revert: nothing\n"),
         ("bad repeat", "migrations:\n  \"2.1\":\n    - name: exec\n      with: {command: [\"true\"]}\n      repeat: always\n"),
     ]
 

@@ -251,10 +251,10 @@ struct ManifestDecoder {
         case "labels": fields.labels = labels(value)
         case "when": fields.when = condition(value)
         case "revert":
-            if value.kind == .mapping {
+            if value.kind == .mapping || Self.isNone(value) {
                 fields.revert = value
             } else {
-                error("'revert' must be a mapping of parameters, like 'with'", at: value)
+                error("'revert' must be a mapping of parameters, like 'with', or none", at: value)
             }
         case "repeat": fields.repeats = repeatPolicy(value)
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
