@@ -62,10 +62,12 @@ import Testing
             let result = try validator.validate(work.path + "/instance.json", against: schema)
             #expect(result.status == 0, "\(manifest): \(result.output)")
         }
-        // And the YAML file itself, through check-jsonschema's own YAML parser.
-        let example = Self.repository.appendingPathComponent("manifests/example.yaml").path
-        let result = try validator.validate(example, against: schema)
-        #expect(result.status == 0, "\(result.output)")
+        // And the YAML files themselves, through check-jsonschema's own YAML parser (ruamel: unquoted
+        // `2.1:` and `2.10:` would be one float key twice).
+        for manifest in ["manifests/example.yaml", "manifests/reference.yaml"] {
+            let result = try validator.validate(Self.repository.appendingPathComponent(manifest).path, against: schema)
+            #expect(result.status == 0, "\(manifest): \(result.output)")
+        }
     }
 
     /// Manifests `validate` rejects for what a schema can express.

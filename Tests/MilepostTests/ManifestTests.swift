@@ -54,6 +54,8 @@ import Testing
         #expect(manifest.warnings.map(\.message) == [
             "threshold '2.9' is written after a higher one; steps run in version order regardless",
             "threshold '2.1' is written after a higher one; steps run in version order regardless",
+            "thresholds '2.10' and '2.1' are the same number to other YAML tools, which read them as one duplicate key: "
+                + "quote both (\"2.10\": and \"2.1\":)",
         ])
     }
 

@@ -87,6 +87,7 @@ struct ManifestDecoder {
         }
         var thresholds: [(version: Version, steps: [ManifestStep])] = []
         var seen: [Version: (text: String, location: SourceLocation)] = [:]
+        var numbers: [Double: (text: String, location: SourceLocation)] = [:]
         for (key, value) in node.pairs {
             guard let text = key.scalar else { continue }
             guard let threshold = version(text, at: key) else {
@@ -106,6 +107,7 @@ struct ManifestDecoder {
                     file: file, at: key.location))
             }
             seen[threshold] = (text, key.location)
+            warnIfSameNumber(key, text: text, among: &numbers)
             thresholds.append((threshold, steps(value, threshold: threshold, thresholdText: text)))
         }
         return thresholds.sorted { $0.version < $1.version }.flatMap(\.steps)
@@ -372,6 +374,11 @@ struct ManifestDecoder {
 
     mutating func error(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
         diagnostics.append(Diagnostic(.error, message, file: file, at: location, notes: notes))
+    }
+
+    /// A warning at `location`: the manifest is still valid.
+    mutating func warning(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
+        diagnostics.append(Diagnostic(.warning, message, file: file, at: location, notes: notes))
     }
 
     /// An error at `node`, also pointing at the aliases or merge keys that brought it in.
