@@ -2,7 +2,7 @@
 /// and name the expected type.
 ///
 /// `String` decodes from any non-null scalar's text; `Bool`, integers and floating-point numbers
-/// from plain scalars whose core-schema value fits; `Duration` from `250ms`, `30s`, `5m`, `1h`.
+/// from plain scalars whose core-schema value fits; `Duration` from `250ms`, `30s`, `1h30m`, `1.5h`.
 /// A mapping key the type never asks for is an error ("unknown parameter", with "did you mean").
 public struct YAMLNodeDecoder: Sendable {
     /// Rewrites the text of a `String` value being decoded from `node` (variable substitution); an

@@ -77,7 +77,7 @@ import Testing
         let result = try work.milepost.run("validate")
         #expect(result.status == 65)
         #expect(result.stderr.contains("""
-            milepost.yaml:1:41: error: invalid timeout 'soon': write a whole number and a unit, e.g. 250ms, 30s, 5m, 1h
+            milepost.yaml:1:41: error: invalid timeout 'soon': expected numbers with units (ms, s, m, h, d), e.g. 30s, 1h30m or 1.5h
             1 | x-defaults: &step {name: exec, timeout: soon}
               |                                         ^
             milepost.yaml:5:11: note: merged here

@@ -62,10 +62,12 @@ import Testing
             let result = try validator.validate(work.path + "/instance.json", against: schema)
             #expect(result.status == 0, "\(manifest): \(result.output)")
         }
-        // And the YAML file itself, through check-jsonschema's own YAML parser.
-        let example = Self.repository.appendingPathComponent("manifests/example.yaml").path
-        let result = try validator.validate(example, against: schema)
-        #expect(result.status == 0, "\(result.output)")
+        // And the YAML files themselves, through check-jsonschema's own YAML parser (ruamel: unquoted
+        // `2.1:` and `2.10:` would be one float key twice).
+        for manifest in ["manifests/example.yaml", "manifests/reference.yaml"] {
+            let result = try validator.validate(Self.repository.appendingPathComponent(manifest).path, against: schema)
+            #expect(result.status == 0, "\(manifest): \(result.output)")
+        }
     }
 
     /// Manifests `validate` rejects for what a schema can express.
@@ -86,6 +88,7 @@ import Testing
         ("sql transaction not a boolean", "migrations:\n  \"2.1\":\n    - name: sql\n      with: {sql: select 1, transaction: maybe}\n"),
         ("bad baseline", "baseline: two\nmigrations:\n  \"2.1\": [exec]\n"),
         ("unknown hook phase", "hooks:\n  before_runs:\n    - name: exec\n      with: {command: [\"true\"]}\nmigrations:\n  \"2.1\": [exec]\n"),
+        ("revert neither parameters nor none", "migrations:\n  \"2.1\":\n    - name: exec\n      with: {command: [\"true\"]}\n      revert: nothing\n"),
         ("bad repeat", "migrations:\n  \"2.1\":\n    - name: exec\n      with: {command: [\"true\"]}\n      repeat: always\n"),
     ]
 

@@ -54,6 +54,8 @@ import Testing
         #expect(manifest.warnings.map(\.message) == [
             "threshold '2.9' is written after a higher one; steps run in version order regardless",
             "threshold '2.1' is written after a higher one; steps run in version order regardless",
+            "thresholds '2.10' and '2.1' are the same number to other YAML tools, which read them as one duplicate key: "
+                + "quote both (\"2.10\": and \"2.1\":)",
         ])
     }
 
@@ -109,7 +111,7 @@ import Testing
         ("migrations:\n  1: [{id: x}]", "2:7: a step needs a 'name'"),
         ("migrations:\n  1: [[note]]", "2:7: a step is a name or a mapping with 'name:'"),
         ("migrations:\n  1: [{name: note, retry: 1}]", "2:20: unknown key 'retry' in a step [did you mean 'retries'?]"),
-        ("migrations:\n  1: [{name: note, timeout: 5 min}]", "2:29: invalid timeout '5 min': write a whole number and a unit, e.g. 250ms, 30s, 5m, 1h"),
+        ("migrations:\n  1: [{name: note, timeout: 5 min}]", "2:29: invalid timeout '5 min': expected numbers with units (ms, s, m, h, d), e.g. 30s, 1h30m or 1.5h"),
         ("migrations:\n  1: [{name: note, retries: many}]", "2:29: invalid retries 'many': expected a whole number from 0 to 100"),
         ("migrations:\n  1: [{name: note, idempotent: yes}]", "2:32: invalid idempotent 'yes': expected true or false"),
         ("migrations:\n  1: [{name: note, with: 5}]", "2:26: 'with' must be a mapping of parameters"),

@@ -33,7 +33,7 @@ import Testing
         ("table: t, batch: 1.5, olderThan: 1s, since: 1", "1.5", "'batch': expected an integer, found the number 1.5"),
         ("table: [t], batch: 1, olderThan: 1s, since: 1", "[t]", "'table': expected a string, found a sequence"),
         ("table: t, batch: 1, olderThan: 1s, since: 1, dryRun: maybe", "maybe", "'dryRun': expected a boolean, found the string \"maybe\""),
-        ("table: t, batch: 1, olderThan: soon, since: 1", "soon", "'olderThan': expected a duration (250ms, 30s, 5m or 1h), found the string \"soon\""),
+        ("table: t, batch: 1, olderThan: soon, since: 1", "soon", "'olderThan': expected a duration (250ms, 30s, 1h30m, 1.5h), found the string \"soon\""),
         ("table: t, batch: 1, olderThan: 1s, since: 2.x", "2.x", "'since': invalid version '2.x': expected dot-separated numbers such as 2.10.1"),
         ("table: t, batch: 1, olderThan: 1s", "{", "missing key 'since', expected a value of type Version"),
         ("tabel: t, table: t, batch: 1, olderThan: 1s, since: 1", "tabel", "unknown parameter 'tabel' [did you mean 'table'?]"),

@@ -155,8 +155,8 @@ struct UpgradeScenarioTests {
         let manifest = """
             app: shop
             migrations:
-              2.1: [{name: note, id: first, with: {tag: a}}]
-              2.7: [{name: note, id: reindex, with: {tag: b}}, {name: note, id: notify, with: {tag: c}}]
+              "2.1": [{name: note, id: first, with: {tag: a}}]
+              "2.7": [{name: note, id: reindex, with: {tag: b}}, {name: note, id: notify, with: {tag: c}}]
             """
 
         // A store at 2.1, as users of the previous release have it.

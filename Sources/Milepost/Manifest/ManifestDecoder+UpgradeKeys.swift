@@ -3,12 +3,19 @@ import MilepostYAML
 // The keys of late steps, renamed steps, required stops and reverts: `late:`, `replaces:`,
 // `upgrade_from:`, `stops:`, `revert:`.
 extension ManifestDecoder {
-    /// A step's revert: the manifest's `revert:` (for a step that `revertsWithManifestParameters`),
-    /// else the one registered with it. `.some(nil)`: the step has none; nil: `revert:` is invalid.
+    /// A step's revert: the manifest's `revert:` (for a step that `revertsWithManifestParameters`;
+    /// `revert: none` for any step without a registered revert), else the one registered with it. `.some(nil)`: the step has none; nil: `revert:` is invalid.
     mutating func revert(
         _ node: YAMLNode?, of definition: StepDefinition, name: String, parameters: any Sendable
     ) -> StepRevert?? {
         guard let node else { return .some(definition.revert.map { StepRevert(body: $0, parameters: parameters) }) }
+        if Self.isNone(node) {
+            guard !definition.hasRegisteredRevert else {
+                error("step '\(name)' has a revert registered with it: 'revert: none' would skip it", at: node.location)
+                return nil
+            }
+            return .some(.nothing)
+        }
         guard definition.revertsWithManifestParameters else {
             error("step '\(name)' takes no 'revert' in the manifest: its revert, if it has one, is registered with it",
                   at: node.location)
@@ -22,6 +29,9 @@ extension ManifestDecoder {
             return nil
         }
     }
+
+    /// `revert: none`, written plain: the step has nothing to undo.
+    static func isNone(_ node: YAMLNode) -> Bool { node.scalarStyle == .plain && node.scalar == "none" }
 
     /// `late: warn | run | fail`.
     mutating func latePolicy(_ node: YAMLNode) -> LatePolicy? {

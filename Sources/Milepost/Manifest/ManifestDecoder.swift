@@ -87,6 +87,7 @@ struct ManifestDecoder {
         }
         var thresholds: [(version: Version, steps: [ManifestStep])] = []
         var seen: [Version: (text: String, location: SourceLocation)] = [:]
+        var numbers: [Double: (text: String, location: SourceLocation)] = [:]
         for (key, value) in node.pairs {
             guard let text = key.scalar else { continue }
             guard let threshold = version(text, at: key) else {
@@ -106,6 +107,7 @@ struct ManifestDecoder {
                     file: file, at: key.location))
             }
             seen[threshold] = (text, key.location)
+            warnIfSameNumber(key, text: text, among: &numbers)
             thresholds.append((threshold, steps(value, threshold: threshold, thresholdText: text)))
         }
         return thresholds.sorted { $0.version < $1.version }.flatMap(\.steps)
@@ -224,10 +226,15 @@ struct ManifestDecoder {
             }
         case "timeout":
             guard let text = string(value, what: "'timeout'") else { return }
-            if let duration = DurationText.parse(text), duration > .zero {
-                fields.timeout = duration
-            } else {
-                error("invalid timeout '\(text)': write a whole number and a unit, e.g. 250ms, 30s, 5m, 1h", at: value)
+            do {
+                let duration = try DurationText.read(text)
+                if duration > .zero {
+                    fields.timeout = duration
+                } else {
+                    error("invalid timeout '\(text)': a timeout must be longer than zero", at: value)
+                }
+            } catch let invalid {
+                error("invalid timeout '\(text)': \(invalid)", at: value)
             }
         case "retries":
             guard let text = string(value, what: "'retries'") else { return }
@@ -246,10 +253,10 @@ struct ManifestDecoder {
         case "labels": fields.labels = labels(value)
         case "when": fields.when = condition(value)
         case "revert":
-            if value.kind == .mapping {
+            if value.kind == .mapping || Self.isNone(value) {
                 fields.revert = value
             } else {
-                error("'revert' must be a mapping of parameters, like 'with'", at: value)
+                error("'revert' must be a mapping of parameters, like 'with', or none", at: value)
             }
         case "repeat": fields.repeats = repeatPolicy(value)
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
@@ -367,6 +374,11 @@ struct ManifestDecoder {
 
     mutating func error(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
         diagnostics.append(Diagnostic(.error, message, file: file, at: location, notes: notes))
+    }
+
+    /// A warning at `location`: the manifest is still valid.
+    mutating func warning(_ message: String, at location: SourceLocation, notes: [YAMLError.Note] = []) {
+        diagnostics.append(Diagnostic(.warning, message, file: file, at: location, notes: notes))
     }
 
     /// An error at `node`, also pointing at the aliases or merge keys that brought it in.

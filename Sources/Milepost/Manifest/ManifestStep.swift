@@ -50,6 +50,8 @@ public final class ManifestStep: Sendable {
     let revert: StepRevert?
     /// Can be undone by `milepost revert`: it has a revert, registered or in the manifest.
     public var hasRevert: Bool { revert != nil }
+    /// Its revert is `revert: none`: reverting past it runs nothing and only marks it not done.
+    public var revertsNothing: Bool { revert?.undoesNothing == true }
     /// The manifest's secret values (one object shared by its steps).
     let secrets: SecretValues
     /// An error for each `${…}` of a declared variable that is unset, in `with:` or `revert:`: the

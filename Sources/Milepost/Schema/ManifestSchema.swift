@@ -23,8 +23,10 @@ public struct ManifestSchema: Sendable {
     // MARK: - Patterns shared with the parameter schemas
 
     static let versionPattern = #"^[vV]?[0-9]+(\.[0-9]+)*(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+.*)?$"#
-    static let durationPattern = #"^[0-9]{1,12}(ms|s|m|h)$"#
+    static let durationPattern = #"^(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ms|s|m|h|d))+$"#
     static let stepNamePattern = "^\(StepName.pattern)$"
+    /// `revert: none`: the step has nothing to undo.
+    static let revertNone: SchemaValue = .object([("const", .string("none"))])
 
     /// A version: its text (a plain `2.0` reaches a schema validator as a number).
     static let versionSchema = SchemaValue.object([
@@ -132,7 +134,7 @@ public struct ManifestSchema: Sendable {
                 ("id", stepID),
                 ("with", .object([("description", .string("The step's parameters."))])),
                 ("timeout", .object([
-                    ("description", .string("Time limit per attempt: 250ms, 30s, 5m, 1h.")),
+                    ("description", .string("Time limit per attempt: numbers with units ms, s, m, h, d: 250ms, 30s, 1h30m, 1.5h.")),
                     ("type", .string("string")),
                     ("pattern", .string(Self.durationPattern)),
                 ])),
@@ -164,8 +166,9 @@ public struct ManifestSchema: Sendable {
                     ("enum", .array(RepeatPolicy.allCases.map { .string($0.rawValue) })),
                 ])),
                 ("revert", .object([
-                    ("description", .string("The step's revert, for `milepost revert` (exec only): the keys of its `with:`.")),
-                    ("type", .string("object")),
+                    ("description", .string(
+                        "The step's revert, for `milepost revert`: none when there is nothing to undo; exec: the keys of its `with:`.")),
+                    ("anyOf", .array([.object([("type", .string("object"))]), Self.revertNone])),
                 ])),
                 ("description", .object([
                     ("description", .string("Shown by plan and in the journal.")),
@@ -184,9 +187,13 @@ public struct ManifestSchema: Sendable {
         let required = with["required"].map { $0 != .array([]) } ?? false
         if !required { with = with.allowingNull }  // no `with:`, or an empty one, decodes as no keys
         if let description = definition.description { with = with.setting("description", .string(description)) }
-        // `revert:` takes the parameters of `with:` where the step reverts with them (`exec`); elsewhere none.
-        let revert: SchemaValue = definition.revertsWithManifestParameters
-            ? ParameterProbe.schema(of: definition.parametersType) : .bool(false)
+        // `revert:` takes the parameters of `with:` where the step reverts with them (`exec`), and
+        // `none` where no revert is registered.
+        let revert: SchemaValue = if definition.revertsWithManifestParameters {
+            .object([("anyOf", .array([ParameterProbe.schema(of: definition.parametersType), Self.revertNone]))])
+        } else {
+            definition.hasRegisteredRevert ? .bool(false) : Self.revertNone
+        }
         var then: [(key: String, value: SchemaValue)] = [("properties", .object([("with", with), ("revert", revert)]))]
         if required { then.append(("required", .array([.string("with")]))) }
         return .object([

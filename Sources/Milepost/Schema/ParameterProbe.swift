@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The scalar types decode as `YAMLNodeDecoder` reads them: `String` from any non-null scalar (so
 /// the schema also allows numbers and booleans), `Bool`, integers and floating-point numbers from
-/// their core-schema values, `Duration` from `250ms`/`30s`/`5m`/`1h`, `Version` from its text.
+/// their core-schema values, `Duration` from `250ms`/`30s`/`1h30m`/`1.5h`, `Version` from its text.
 ///
 /// A type whose `init(from:)` throws after reading its keys (a check across keys, as `sql`'s
 /// "either `sql` or `file`") keeps what it read. A nested value whose initializer throws on the
@@ -99,7 +99,7 @@ private struct ScalarPlaceholder {
         case is Duration.Type:
             ScalarPlaceholder(value: Duration.seconds(1), schema: .object([
                 ("type", .string("string")), ("pattern", .string(ManifestSchema.durationPattern)),
-                ("description", .string("a whole number and a unit: 250ms, 30s, 5m, 1h")),
+                ("description", .string("numbers with units ms, s, m, h, d: 250ms, 30s, 1h30m, 1.5h")),
             ]))
         case is Version.Type:
             ScalarPlaceholder(value: Version.zero, schema: ManifestSchema.versionSchema)

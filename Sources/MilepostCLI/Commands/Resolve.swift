@@ -22,7 +22,7 @@ extension MilepostCommand {
         @Flag(help: "Record the step as completed.") var done = false
         @Flag(help: "Run the step again on the next run.") var retry = false
         @Flag(help: "With --retry: discard the step's cursor, so it starts from the beginning.") var fromStart = false
-        @Option(name: .customLong(OptionNames.lockTimeout), help: """
+        @Option(name: .customLong(OptionNames.lockTimeout), duration: """
             How long to wait for another runner's lock, and for the processes of a step whose runner \
             was killed.
             """)

@@ -29,9 +29,9 @@ extension MilepostCommand {
         @OptionGroup var target: TargetOption
         @Flag(name: .customLong(OptionNames.dryRun), help: "Show which reverts would run, in order; write nothing, take no lock.")
         var dryRun = false
-        @Option(name: .customLong(OptionNames.lockTimeout), help: "How long to wait for another runner's lock.")
+        @Option(name: .customLong(OptionNames.lockTimeout), duration: "How long to wait for another runner's lock.")
         var lockTimeout = DurationArgument(.seconds(60))
-        @Option(name: .customLong(OptionNames.terminationGrace), help: "How long a cancelled revert may take to stop before it is killed.")
+        @Option(name: .customLong(OptionNames.terminationGrace), duration: "How long a cancelled revert may take to stop before it is killed.")
         var terminationGrace = DurationArgument(.seconds(25))
         @Option(name: .customLong(OptionNames.format), help: "How to print the result.")
         var format: OutputFormat = .text

@@ -29,13 +29,13 @@ extension MilepostCommand {
         @OptionGroup var labels: LabelOptions
         @Flag(name: .customLong(OptionNames.dryRun), help: "Show what would run; write nothing, take no lock.")
         var dryRun = false
-        @Option(name: .customLong(OptionNames.lockTimeout), help: "How long to wait for another runner's lock.")
+        @Option(name: .customLong(OptionNames.lockTimeout), duration: "How long to wait for another runner's lock.")
         var lockTimeout = DurationArgument(.seconds(60))
-        @Option(name: .customLong(OptionNames.terminationGrace), help: "How long a cancelled step may take to stop before it is killed.")
+        @Option(name: .customLong(OptionNames.terminationGrace), duration: "How long a cancelled step may take to stop before it is killed.")
         var terminationGrace = DurationArgument(.seconds(25))
         @Option(
             name: .customLong(OptionNames.progressInterval),
-            help: "The least time between two writes of a step's progress to the store (status, journal).")
+            duration: "The least time between two writes of a step's progress to the store (status, journal).")
         var progressInterval = DurationArgument(.seconds(5))
         @Flag(name: .customLong(OptionNames.allowDowngrade), help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
         var allowDowngrade = false

@@ -25,8 +25,8 @@ extension MilepostCommand {
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var target: TargetOption
-        @Option(help: "How long to wait before giving up (exit 75).") var timeout = DurationArgument(.seconds(600))
-        @Option(help: "How often to read the stored state.") var interval = DurationArgument(.milliseconds(500))
+        @Option(duration: "How long to wait before giving up (exit 75).") var timeout = DurationArgument(.seconds(600))
+        @Option(duration: "How often to read the stored state.") var interval = DurationArgument(.milliseconds(500))
         @Option(help: "How to print the result.") var format: OutputFormat = .text
         @OptionGroup var logging: LoggingOptions
 

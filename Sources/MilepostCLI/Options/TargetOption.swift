@@ -27,17 +27,3 @@ struct TargetOption: ParsableArguments {
         return target
     }
 }
-
-/// A duration flag value: `250ms`, `30s`, `5m`, `1h`.
-struct DurationArgument: ExpressibleByArgument {
-    var duration: Duration
-
-    init?(argument: String) {
-        guard let duration = DurationText.parse(argument) else { return nil }
-        self.duration = duration
-    }
-
-    var defaultValueDescription: String { DurationText.format(duration) }
-
-    init(_ duration: Duration) { self.duration = duration }
-}

@@ -7,7 +7,7 @@ enum RevertText {
         switch report.outcome {
         case .dryRun:
             Terminal.err("milepost: dry run revert \(report.from) → \(report.to): \(counted(report.plan.steps.count, "revert")) would run")
-            for step in report.plan.steps { Terminal.out("  \(step.id)") }
+            for step in report.plan.steps { Terminal.out("  \(step.id)\(step.revertsNothing ? "  (revert: none: runs nothing)" : "")") }
             if !report.plan.irreversible.isEmpty {
                 Terminal.err("milepost: error: \(RevertError.irreversible(report.plan.irreversible))")
             }

@@ -86,7 +86,7 @@ enum DecodingProblem {
         switch type {
         case is String.Type: "a string"
         case is Bool.Type: "a boolean"
-        case is Duration.Type: "a duration (250ms, 30s, 5m or 1h)"
+        case is Duration.Type: "a duration (250ms, 30s, 1h30m, 1.5h)"
         case is any FixedWidthInteger.Type: "an integer"
         case is any BinaryFloatingPoint.Type: "a number"
         case is any SequenceShaped.Type: "a sequence"

@@ -105,7 +105,7 @@ import Testing
         #expect(result.stdout.contains(#""enum": ["capRunawayDailys", "exec", "removeEmptyDailys"]"#), "\(result.stdout)")
         #expect(result.stdout.contains(#""description": "Cut days a forgotten timer ran through""#))
         #expect(result.stdout.contains(#""required": ["limit"]"#))
-        #expect(result.stdout.contains(#""pattern": "^[0-9]{1,12}(ms|s|m|h)$""#))
+        #expect(result.stdout.contains(#""pattern": "^(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ms|s|m|h|d))+$""#))
         let schema = fixture.directory + "/schema.json"
         try result.stdout.write(toFile: schema, atomically: false, encoding: .utf8)
 
