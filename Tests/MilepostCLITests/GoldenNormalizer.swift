@@ -33,6 +33,7 @@ struct GoldenNormalizer {
         // A step's process group: the machine's boot and pid namespace, and the group (a pid).
         text = text.replacing(#/"boot_id" : "[^"]*"/#, with: #""boot_id" : "<boot>""#)
         text = text.replacing(#/"pid_namespace" : "[^"]*"/#, with: #""pid_namespace" : "<pid-namespace>""#)
+        text = text.replacing(#/"leader_start" : \d+/#, with: #""leader_start" : "<start>""#)
         var runs = self.runs
         text = text.replacing(#/\b[0-9a-f]{12}\b/#) { match in
             let id = String(match.output)

@@ -13,18 +13,24 @@ public struct StepProcessGroup: Codable, Sendable, Equatable {
     /// The pid namespace the id is a pid in (`/proc/self/ns/pid`): containers sharing a host name
     /// and a kernel have different ones.
     public var pidNamespace: String
+    /// When the group's leader started (clock ticks after boot, `/proc/PID/stat`): a live process
+    /// with the group's id that started at another time leads a new group that got the recycled
+    /// id, not this one. Nil in marks written before it was recorded.
+    public var leaderStart: UInt64?
 
-    public init(id: Int32, host: String, bootID: String, pidNamespace: String) {
+    public init(id: Int32, host: String, bootID: String, pidNamespace: String, leaderStart: UInt64? = nil) {
         self.id = id
         self.host = host
         self.bootID = bootID
         self.pidNamespace = pidNamespace
+        self.leaderStart = leaderStart
     }
 
     /// Group `id` as this process sees it: this host, boot and pid namespace.
     public static func here(_ id: Int32) -> StepProcessGroup {
         StepProcessGroup(
-            id: id, host: ProcessIdentity.host, bootID: ProcessIdentity.bootID, pidNamespace: ProcessIdentity.pidNamespace)
+            id: id, host: ProcessIdentity.host, bootID: ProcessIdentity.bootID, pidNamespace: ProcessIdentity.pidNamespace,
+            leaderStart: ProcessGroupScan.startTime(of: id))
     }
 
     /// True when the group was recorded on this machine, in this boot and pid namespace: only then
@@ -36,12 +42,13 @@ public struct StepProcessGroup: Codable, Sendable, Equatable {
     /// The pids of the group's processes that are still alive, when it is here (`isHere`); empty
     /// when none is left, and when this process cannot tell (another machine, boot or namespace).
     public func livePids() -> [Int32] {
-        isHere ? ProcessGroupScan.members(of: id) : []
+        isHere ? ProcessGroupScan.members(of: id, leaderStart: leaderStart) : []
     }
 
     enum CodingKeys: String, CodingKey {
         case id, host
         case bootID = "boot_id"
         case pidNamespace = "pid_namespace"
+        case leaderStart = "leader_start"
     }
 }
