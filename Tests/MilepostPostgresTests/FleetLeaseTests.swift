@@ -104,8 +104,9 @@ struct FleetLeaseTests {
     func aHolderFrozenInsideItsTransactionHoldsTheNextRunnerForNoLongerThanTheLease(route: Route) async throws {
         let direct = try await TestServer.freshDatabase()
         let url = route.url(direct)
-        // The step sleeps 5 s in its transaction while `slow` says so: long enough to freeze its
-        // runner there whatever the load, and not again for the runner that takes over.
+        // The step sleeps 15 s in its transaction while `slow` says so: long enough to see it there
+        // and freeze its runner whatever the load (5 s went by unseen under a loaded CI run), and
+        // not again for the runner that takes over.
         try await TestServer.admin(
             "CREATE TABLE counter (n int); INSERT INTO counter VALUES (0); CREATE TABLE slow (yes bool); INSERT INTO slow VALUES (true)",
             url: direct)
@@ -113,7 +114,7 @@ struct FleetLeaseTests {
         try directory.write("""
             migrations:
               "1.0":
-                - {name: sql, id: count, with: {sql: "UPDATE counter SET n = n + 1; SELECT pg_sleep(CASE WHEN yes THEN 5 ELSE 0 END) FROM slow"}}
+                - {name: sql, id: count, with: {sql: "UPDATE counter SET n = n + 1; SELECT pg_sleep(CASE WHEN yes THEN 15 ELSE 0 END) FROM slow"}}
             """, to: "milepost.yaml")
         let frozen = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
         let sleeping = """
