@@ -59,7 +59,7 @@ import Testing
         let result = try titiMigrate("validate", in: fixture.directory)
         #expect(result.status == 65)
         #expect(result.stderr.contains(
-            "milepost.yaml:10:21: error: step 'capRunawayDailys': 'limit': expected a duration (250ms, 30s, 5m or 1h), found the string \"16 hours\""),
+            "milepost.yaml:10:21: error: step 'capRunawayDailys': 'limit': expected a duration (250ms, 30s, 1h30m, 1.5h), found the string \"16 hours\""),
             "\(result.stderr)")
     }
 
