@@ -27,6 +27,17 @@ extension Runner {
         public let state: StoredState?
         /// How long the wait took.
         public let waited: Duration
+
+        /// The interrupted step the wait stopped at (`Readiness` of `state` for `target`): the one
+        /// at or below the target, not another step's set-aside mark.
+        public var interrupted: InProgressStep? {
+            if case .inProgress(let mark) = Readiness(state, for: target) { mark } else { nil }
+        }
+
+        /// The failed step the wait stopped at, by the same rule.
+        public var failed: FailedStep? {
+            if case .failed(let failure) = Readiness(state, for: target) { failure } else { nil }
+        }
     }
 
     /// Polls the stored state every `interval` — a read that takes no lock and holds no

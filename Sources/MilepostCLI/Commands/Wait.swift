@@ -68,11 +68,11 @@ extension MilepostCommand {
             case .reached:
                 return "\(stored) (≥ \(report.target)) after \(waited)"
             case .failed:
-                let failed = report.state?.failures.first
+                let failed = report.failed
                 return "step \(failed?.id ?? "?") failed (\(failed?.error ?? "?")) and no run is retrying it; "
                     + "see `\(hint.milepost("status"))`"
             case .blocked:
-                let step = report.state?.interruptedMarks.first
+                let step = report.interrupted
                 return "step \(step?.id ?? "?") was interrupted and no run holds the lock; "
                     + "see `\(hint.milepost("status"))`"
             case .revertUnfinished:

@@ -156,8 +156,8 @@ struct WaitDocument: Encodable {
         to = report.target.text
         version = report.state?.version.text
         waitedMs = DurationText.milliseconds(report.waited)
-        interrupted = report.outcome == .blocked ? report.state?.interruptedMarks.first : nil
-        failed = report.outcome == .failed ? report.state?.failures.first : nil
+        interrupted = report.outcome == .blocked ? report.interrupted : nil
+        failed = report.outcome == .failed ? report.failed : nil
     }
 }
 
