@@ -15,6 +15,12 @@ public enum SetAsideMark: Codable, Sendable, Equatable {
         }
     }
 
+    /// The interrupted mark, when this is one.
+    public var interrupted: InProgressStep? { if case .interrupted(let mark) = self { mark } else { nil } }
+
+    /// The failure, when this is one.
+    public var failure: FailedStep? { if case .failed(let failure) = self { failure } else { nil } }
+
     private enum CodingKeys: String, CodingKey {
         case interrupted, failed
     }

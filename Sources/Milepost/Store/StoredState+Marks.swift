@@ -4,12 +4,12 @@
 extension StoredState {
     /// Every interrupted mark: the in-progress step's, then those set aside.
     public var interruptedMarks: [InProgressStep] {
-        [inProgress].compactMap { $0 } + setAside.compactMap { if case .interrupted(let mark) = $0 { mark } else { nil } }
+        [inProgress].compactMap { $0 } + setAside.compactMap(\.interrupted)
     }
 
     /// Every recorded failure: the last, then those set aside.
     public var failures: [FailedStep] {
-        [failed].compactMap { $0 } + setAside.compactMap { if case .failed(let failure) = $0 { failure } else { nil } }
+        [failed].compactMap { $0 } + setAside.compactMap(\.failure)
     }
 
     /// The in-progress (running or interrupted) mark of step `id`, in its slot or set aside.
@@ -26,7 +26,7 @@ extension StoredState {
     /// step's own set-aside interrupted mark is dropped: `mark` carries on from it.
     mutating func markInProgress(_ mark: InProgressStep) {
         if let other = inProgress, other.id != mark.id { setAside.append(.interrupted(other)) }
-        setAside.removeAll { if case .interrupted(let old) = $0 { old.id == mark.id } else { false } }
+        setAside.removeAll { $0.interrupted?.id == mark.id }
         inProgress = mark
     }
 
@@ -34,7 +34,7 @@ extension StoredState {
     /// aside, and the step's own earlier failure is dropped.
     mutating func recordFailure(_ failure: FailedStep) {
         if let other = failed, other.id != failure.id { setAside.append(.failed(other)) }
-        setAside.removeAll { if case .failed(let old) = $0 { old.id == failure.id } else { false } }
+        setAside.removeAll { $0.failure?.id == failure.id }
         failed = failure
     }
 
@@ -48,9 +48,7 @@ extension StoredState {
     /// Removes the in-progress mark of step `id` (it ended), keeping its failure and other steps' marks.
     mutating func clearInProgress(of id: String) {
         if inProgress?.id == id { inProgress = nil }
-        if setAside.contains(where: { if case .interrupted(let old) = $0 { old.id == id } else { false } }) {
-            setAside.removeAll { if case .interrupted(let old) = $0 { old.id == id } else { false } }
-        }
+        if setAside.contains(where: { $0.interrupted?.id == id }) { setAside.removeAll { $0.interrupted?.id == id } }
     }
 
     /// Removes every mark of every step (`baseline`).
