@@ -33,15 +33,20 @@ enum PreStart {
     static let flags: Set<String> = [OptionNames.allowDowngrade]
     /// `run`'s options the fast path never takes: with them, a run may do more than say "up to date"
     /// (`--metrics-file` is written by the full path, which records the run's metrics; `--labels`, or
-    /// `MILEPOST_LABELS`, may bring in steps an earlier run left out below the stored version).
-    static let declined: Set<String> = [OptionNames.dryRun, OptionNames.metricsFile, OptionNames.labels]
+    /// `MILEPOST_LABELS`, may bring in steps an earlier run left out below the stored version;
+    /// `--phase` may run contract or background steps; `--host-store` is a second store to look at).
+    static let declined: Set<String> = [
+        OptionNames.dryRun, OptionNames.metricsFile, OptionNames.labels, OptionNames.phase, OptionNames.hostStore,
+    ]
 
     /// The exit code of an up-to-date `run`, after printing its outcome; nil to parse normally.
     /// Synchronous on purpose: called on the main thread, it answers before any thread starts.
     static func attempt(_ arguments: [String], context: CommandContext) -> Int32? {
         // An exporter the environment asks for gets the run's span and metrics from the full path.
+        // So do the variables that make a run more than a pre-start run on one store.
         guard let values = parse(arguments), context.telemetry?.isRequested() != true,
-              ProcessEnvironment.value(LabelOptions.environmentName) == nil else { return nil }
+              [LabelOptions.environmentName, PhaseOption.environmentName, HostStoreOption.environmentName]
+                .allSatisfy({ ProcessEnvironment.value($0) == nil }) else { return nil }
         do {
             // The manifest is not parsed here (only its digest taken), but an empty --manifest or
             // MILEPOST_MANIFEST is the same usage error (64) it is for the parser.

@@ -38,7 +38,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "variables", "hooks"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert", "labels", "when"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert", "labels", "when", "phase", "scope"]
 
     // MARK: - Document
 
@@ -154,6 +154,7 @@ struct ManifestDecoder {
             return nil
         }
         guard let (name, nameLocation) = fields.name, checkName(name, at: nameLocation, what: "step name") else { return nil }
+        guard checkPhase(fields.phase, scope: fields.scope, repeats: fields.repeats, at: node) else { return nil }
         if let (id, location) = fields.id, !checkName(id, at: location, what: "step id") { return nil }
         guard let definition = registry[name] else {
             let suggestion = NameSuggestion.closest(to: name, among: registry.all.map(\.name))
@@ -182,14 +183,16 @@ struct ManifestDecoder {
             guard case .unset(let message) = use.outcome else { return nil }
             return Diagnostic(.error, "step '\(name)': \(message)", file: file, at: use.location)
         }
+        let idempotent = fields.idempotent || definition.idempotent || fields.repeats != nil
+        let resumable = fields.resumable || definition.resumable
+        warnIfNotResumable(phase: fields.phase ?? .preStart, resumable: resumable, idempotent: idempotent, at: nameLocation)
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
-            retries: fields.retries, idempotent: fields.idempotent || definition.idempotent || fields.repeats != nil,
-            resumable: fields.resumable || definition.resumable,
+            retries: fields.retries, idempotent: idempotent, resumable: resumable,
             late: fields.late, replaces: fields.replaces.map { Self.fullID($0, thresholdText: thresholdText) },
             repeats: fields.repeats,
-            labels: fields.labels, when: fields.when,
+            labels: fields.labels, when: fields.when, phase: fields.phase ?? .preStart, scope: fields.scope ?? .fleet,
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision, files: files),
@@ -212,6 +215,8 @@ struct ManifestDecoder {
         var when: StepCondition?
         var revert: YAMLNode?
         var repeats: RepeatPolicy?
+        var phase: StepPhase?
+        var scope: StepScope?
     }
 
     private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
@@ -259,6 +264,8 @@ struct ManifestDecoder {
                 error("'revert' must be a mapping of parameters, like 'with', or none", at: value)
             }
         case "repeat": fields.repeats = repeatPolicy(value)
+        case "phase": fields.phase = phase(value)
+        case "scope": fields.scope = scope(value)
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }
     }

@@ -35,6 +35,10 @@ public final class ManifestStep: Sendable {
     public let when: StepCondition?
     /// `repeat:`: runs again when its entry or revision changes (a *repeatable* step); nil for a one-time step.
     public let repeats: RepeatPolicy?
+    /// `phase:`: which run runs it (pre-start, contract or background); `.preStart` by default.
+    public let phase: StepPhase
+    /// `scope:`: recorded once for the fleet (`--store`) or once per host (`--host-store`); `.fleet` by default.
+    public let scope: StepScope
     /// Where the step is written in the manifest.
     public let location: SourceLocation
     /// A digest of the entry (name, parameters), the registered revision and the contents of the
@@ -61,7 +65,8 @@ public final class ManifestStep: Sendable {
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
         idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil,
-        labels: [String] = [], when: StepCondition? = nil, location: SourceLocation, fingerprint: String,
+        labels: [String] = [], when: StepCondition? = nil, phase: StepPhase = .preStart, scope: StepScope = .fleet,
+        location: SourceLocation, fingerprint: String,
         definitionFiles: [DefinitionFile] = [], definition: StepDefinition, parameters: any Sendable, revert: StepRevert? = nil,
         secrets: SecretValues, unsetVariables: [Diagnostic] = []
     ) {
@@ -77,6 +82,8 @@ public final class ManifestStep: Sendable {
         self.replaces = replaces
         self.labels = labels
         self.when = when
+        self.phase = phase
+        self.scope = scope
         self.repeats = repeats
         self.location = location
         self.fingerprint = fingerprint

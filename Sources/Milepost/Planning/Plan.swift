@@ -30,6 +30,9 @@ public struct Plan: Sendable {
         /// Left out by the plan's scope (`PlanScope`): its labels do not match `--labels`, or its
         /// `when:` is not this kind of run. Neither run nor recorded.
         case outOfScope = "out-of-scope"
+        /// Due, but of a phase this run does not run (`StepPhase`): a contract step waiting for the
+        /// rollout, a background step waiting for the background runner.
+        case waiting
     }
 
     public struct Entry: Sendable {
@@ -63,6 +66,11 @@ public struct Plan: Sendable {
         case conditionPassed(StepCondition, from: Version)
         /// Undone by the unfinished revert to this version.
         case reverted(to: Version)
+        /// Due, and left for a run of its phase (`PlanScope.admits(_:from:to:)`).
+        case waiting(StepPhase)
+        /// A contract or background step at or below the stored version that never ran: a run
+        /// passed it for its phase, and this run runs it.
+        case owed(StepPhase, from: Version)
         /// A repeatable step with no record on the store.
         case repeatableFirstRun
         /// A repeatable step whose fingerprint differs from the one recorded when it last completed.
@@ -93,6 +101,12 @@ public struct Plan: Sendable {
                 "when: \(when.rawValue) was decided by the run that passed it (at or below \(from)); it does not run later"
             case .reverted(let to):
                 "undone by the unfinished revert to \(to): runs again on a run above \(to) once the revert is finished"
+            case .waiting(.contract):
+                "phase: contract: waits for the rollout; runs in 'run --phase contract' or in the next release's run"
+            case .waiting(.background): "phase: background: runs in the background runner ('run --phase background')"
+            case .waiting(.preStart): "phase: pre-start: runs in the pre-start run"
+            case .owed(.contract, let from): "phase: contract, passed by the run to \(from): runs before the newer steps"
+            case .owed(let phase, let from): "phase: \(phase.rawValue), passed by the run to \(from)"
             case .repeatableFirstRun: "repeatable, never ran here: runs after the one-time steps (repeat: on-change)"
             case .entryChanged: "entry changed since it last ran: runs again after the one-time steps (repeat: on-change)"
             }
@@ -109,15 +123,30 @@ public struct Plan: Sendable {
     public let requiredStop: RequiredStop?
     /// The `--labels` expression and the kind of run that chose the steps in scope.
     public let scope: PlanScope
+    /// For a manifest with `scope: host` steps: the version the host store starts from (its
+    /// stored version, or the manifest's baseline on a new host); nil without host steps.
+    public var hostFrom: Version? = nil
 
     /// The late steps (added at or below the stored version after the store reached it), whatever their policy.
     public var late: [Entry] { entries.filter { $0.late != nil } }
     /// The late steps under `late: fail`: a run refuses while there is any.
     public var lateRefused: [Entry] { entries.filter { $0.late == .fail } }
 
-    /// The steps that will run, in order (a running step too: it is not complete yet).
+    /// The steps that will run, in order (a running step too: it is not complete yet). A step of a
+    /// phase this run does not run is not among them, even when it is in progress (a background
+    /// step the background runner runs or was stopped in).
     public var pending: [ManifestStep] {
-        entries.filter { $0.status == .pending || $0.status == .interrupted || $0.status == .running }.map(\.step)
+        entries.filter { entry in
+            (entry.status == .pending || entry.status == .interrupted || entry.status == .running) && admits(entry.step)
+        }.map(\.step)
+    }
+
+    /// Steps due for a run of another phase (`Status.waiting`), in run order.
+    public var waiting: [Entry] { entries.filter { $0.status == .waiting } }
+
+    /// Whether this run runs `step` when it is due (its phase; `PlanScope.admits(_:from:to:)`).
+    public func admits(_ step: ManifestStep) -> Bool {
+        scope.admits(step, from: step.scope == .host ? hostFrom ?? from : from, to: to)
     }
 
     /// The step another runner is running right now, if any.

@@ -1,15 +1,35 @@
-/// What puts a step in or out of a plan's scope: the `--labels` expression and whether the run is
-/// a fresh install (`StepCondition`). A step out of scope is neither run nor recorded.
+/// What puts a step in or out of a plan's scope: the `--labels` expression, whether the run is
+/// a fresh install (`StepCondition`), and the run's phase (`StepPhase`). A step out of scope is
+/// neither run nor recorded; a step of another phase waits for a run of its phase.
 public struct PlanScope: Sendable {
     /// The label expression; nil: every labelled step is in scope (`--labels` only narrows).
     public var labels: LabelExpression?
     /// The store has reached no version yet (`StepCondition`): `when: upgrade` steps are out of
     /// scope, `when: fresh-install` steps in.
     public var freshInstall: Bool
+    /// The run's phase (`run --phase`): `.preStart` runs the pre-start steps (and the contract
+    /// steps a newer release's run may run, `admits(_:from:to:)`); `.contract` adds the contract
+    /// steps up to the target; `.background` adds the background steps.
+    public var phase: StepPhase
 
-    public init(labels: LabelExpression? = nil, freshInstall: Bool = false) {
+    public init(labels: LabelExpression? = nil, freshInstall: Bool = false, phase: StepPhase = .preStart) {
         self.labels = labels
         self.freshInstall = freshInstall
+        self.phase = phase
+    }
+
+    /// Whether a run of this phase from `from` to `target` runs `step` when it is due.
+    ///
+    /// A pre-start step: always. A contract step: in a contract run; in a fresh install (no older
+    /// release can be running); and in any run to a newer release than the stored one when the step
+    /// is at or below the stored version — every replica runs that version or a later one once the
+    /// next release rolls out. A background step: only in a background run.
+    public func admits(_ step: ManifestStep, from: Version, to target: Version) -> Bool {
+        switch step.phase {
+        case .preStart: true
+        case .contract: phase == .contract || freshInstall || (step.threshold <= from && target > from)
+        case .background: phase == .background
+        }
     }
 
     /// Why `step` is out of scope in a run that passes its threshold; nil when it is in scope.

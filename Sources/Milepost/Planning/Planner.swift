@@ -10,11 +10,15 @@ public enum Planner {
     ///     but assumed done (the baseline the store started from); nil: no step is late.
     ///   - scope: the `--labels` expression and the kind of run (`PlanScope`): steps out of it are
     ///     `.outOfScope`.
+    ///   - host: the host store's records, for the `scope: host` steps (`StepScope`); nil: they are
+    ///     planned as on a host that has run none (a new host), from the manifest's baseline.
     public static func plan(
         _ manifest: Manifest, state: StoredState?, from: Version, origin: Plan.Origin, to target: Version,
-        lockHolder: LockHolder? = nil, lateFloor: Version? = nil, scope: PlanScope = PlanScope()
+        lockHolder: LockHolder? = nil, lateFloor: Version? = nil, scope: PlanScope = PlanScope(), host: HostRecords? = nil
     ) -> Plan {
-        let completed = Set(state?.completed.map(\.id) ?? [])
+        let fleet = HostRecords(state: state, from: from, lateFloor: lateFloor, lockHolder: lockHolder)
+        let host = host ?? HostRecords(state: nil, from: manifest.baseline)
+        let (fleetCompleted, hostCompleted) = (fleet.completed, host.completed)
         let repeatable = RepeatableSteps(manifest, state: state)
         let entries = repeatable.runOrder.map { step -> Plan.Entry in
             if step.repeats != nil {
@@ -24,16 +28,50 @@ public enum Planner {
                 }
                 return Plan.Entry(step: step, status: status, why: why)
             }
-            let late = lateFloor.flatMap { step.threshold > $0 ? manifest.latePolicy(for: step) : nil }
+            let records = step.scope == .host ? host : fleet
+            let late = records.lateFloor.flatMap { step.threshold > $0 ? manifest.latePolicy(for: step) : nil }
             let (status, why) = status(
-                of: step, from: from, to: target, completed: completed, state: state, lockHolder: lockHolder, late: late,
-                scope: scope)
+                of: step, from: records.from, to: target, completed: step.scope == .host ? hostCompleted : fleetCompleted,
+                state: records.state, lockHolder: records.lockHolder, late: late, scope: scope)
             return Plan.Entry(step: step, status: status, why: why)
         }
         return Plan(
             from: from, origin: origin, to: target, entries: entries,
-            requiredStop: origin == .baseline ? nil : manifest.upgradePath.requiredStop(from: from, to: target),
-            scope: scope)
+            requiredStop: origin == .baseline ? nil : manifest.upgradePath.requiredStop(from: from, to: target)
+                ?? unfinishedBackground(entries, path: manifest.upgradePath, from: from, to: target, scope: scope),
+            scope: scope, hostFrom: manifest.steps.contains { $0.scope == .host } ? host.from : nil)
+    }
+
+    /// What a store records, as the planner reads it: its state, the version a run on it starts
+    /// from, its late floor and its lock's holder (`plan(_:state:from:origin:to:lockHolder:lateFloor:scope:host:)`).
+    public struct HostRecords: Sendable {
+        public var state: StoredState?
+        public var from: Version
+        public var lateFloor: Version?
+        public var lockHolder: LockHolder?
+
+        public init(state: StoredState?, from: Version, lateFloor: Version? = nil, lockHolder: LockHolder? = nil) {
+            self.state = state
+            self.from = from
+            self.lateFloor = lateFloor
+            self.lockHolder = lockHolder
+        }
+
+        var completed: Set<String> { Set(state?.completed.map(\.id) ?? []) }
+    }
+
+    /// A run past the last stop the store reached waits for that stop's background steps: the
+    /// `.background` required stop naming those not done; nil when they are, for a run that stays
+    /// at `from`, and for a background run (which runs them first, in threshold order).
+    private static func unfinishedBackground(
+        _ entries: [Plan.Entry], path: UpgradePath, from: Version, to target: Version, scope: PlanScope
+    ) -> RequiredStop? {
+        guard target > from, scope.phase != .background, let stop = path.reachedStop(at: from) else { return nil }
+        let unfinished = entries.filter { entry in
+            entry.step.phase == .background && entry.step.threshold <= stop
+                && [.waiting, .pending, .interrupted, .running].contains(entry.status)
+        }
+        return unfinished.isEmpty ? nil : RequiredStop(version: stop, kind: .background, steps: unfinished.map(\.step.id))
     }
 
     /// The status of an in-progress step: running when its run holds the lock, else interrupted.
@@ -54,14 +92,19 @@ public enum Planner {
             // A condition is decided by the run that passes the step: such a step is never late.
             if let when = step.when { return (.outOfScope, .conditionPassed(when, from: from)) }
             guard let late else { return (.skipped, .reached(from: from)) }
-            if let exclusion = scope.exclusion(of: step) { return (.outOfScope, exclusion) }
-            if late != .run { return (.skipped, .late(from: from, policy: late)) }
+            // A contract or background step that never ran was passed for its phase, not added late.
+            if step.phase == .preStart {
+                if let exclusion = scope.exclusion(of: step) { return (.outOfScope, exclusion) }
+                if late != .run { return (.skipped, .late(from: from, policy: late)) }
+            }
         } else if step.threshold > target {
             return (.aboveTarget, .aboveTarget(target))
         }
         if let inProgress = state?.interruptedMark(of: step.id) { return Self.inProgress(inProgress, lockHolder: lockHolder) }
         if let exclusion = scope.exclusion(of: step) { return (.outOfScope, exclusion) }
+        if !scope.admits(step, from: from, to: target) { return (.waiting, .waiting(step.phase)) }
         if let failed = state?.failure(of: step.id) { return (.pending, .failed(error: failed.error)) }
+        if step.threshold <= from, step.phase != .preStart { return (.pending, .owed(step.phase, from: from)) }
         if step.threshold <= from, let late {
             // A labelled step that never ran was most likely left out by an earlier run's --labels.
             if !step.labels.isEmpty, step.late == nil { return (.pending, .leftOut(from: from)) }

@@ -42,6 +42,7 @@ extension JournalRecord.Outcome {
         case .blocked: self = .blocked
         case .downgradeRefused: self = .downgradeRefused
         case .downgradeAllowed: self = .downgradeAllowed
+        case .downgradeCompatible: self = .downgradeCompatible
         case .interrupted: self = .interrupted
         case .stopRequired: self = .stopRequired
         case .lateRefused: self = .lateRefused

@@ -26,6 +26,10 @@ public struct RunOptions: Sendable {
     /// nil: every step is. With one, a run always loads the manifest and plans, and records no
     /// digest (`StoredState.plannedWith`): the steps it leaves out are not up to date.
     public var labels: LabelExpression?
+    /// The run's phase (`run --phase`): `.preStart` (the default) runs what a release needs before
+    /// it starts; `.contract` also runs the contract steps up to the target (once no older release
+    /// runs); `.background` also runs the background steps. Only a pre-start run takes the fast path.
+    public var phase: StepPhase = .preStart
     /// Called as steps start, report progress and finish, for progress output.
     public var onProgress: (@Sendable (RunProgress) -> Void)?
 

@@ -13,6 +13,9 @@ public struct RunReport: Sendable {
         case downgradeRefused = "downgrade-refused"
         /// The target is below the stored version and that was allowed: nothing changed.
         case downgradeAllowed = "downgrade-allowed"
+        /// The target is below the stored version and at or above the store's compatibility floor
+        /// (`CompatibilityFloor`): an older release starts; nothing changed.
+        case downgradeCompatible = "downgrade-compatible"
         /// The run was cancelled (SIGINT/SIGTERM) during a step; the step is recorded as interrupted.
         case interrupted
         /// A dry run: nothing was written.
@@ -29,7 +32,7 @@ public struct RunReport: Sendable {
         /// one rule behind a non-zero exit status and the `milepost.run` span's error status.
         public var isFailure: Bool {
             switch self {
-            case .upToDate, .succeeded, .downgradeAllowed, .dryRun: false
+            case .upToDate, .succeeded, .downgradeAllowed, .downgradeCompatible, .dryRun: false
             case .failed, .blocked, .downgradeRefused, .interrupted, .stopRequired, .lateRefused, .revertUnfinished: true
             }
         }
@@ -62,6 +65,9 @@ public struct RunReport: Sendable {
     public let interrupted: InProgressStep?
     /// True when another runner had already done the work while this one waited for the lock.
     public let doneByAnotherRunner: Bool
+    /// For a downgrade (`downgradeCompatible`, `downgradeRefused`, `downgradeAllowed`): the store's
+    /// compatibility floor, nil when it has none (compatible with its stored version only).
+    public internal(set) var floor: CompatibilityFloor? = nil
     /// For `revertUnfinished`: the revert to finish first.
     public internal(set) var reverting: UnfinishedRevert? = nil
     /// The hooks that ran (`hooks:`), in order; a failed `after_run` or `on_failure` hook does not

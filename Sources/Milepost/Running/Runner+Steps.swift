@@ -24,16 +24,20 @@ extension Runner {
     /// Applies `steps` in order (their bodies, or with `direction` `.revert` their reverts), each
     /// reported through `options.onProgress` when it ends; stops at the first that does not
     /// succeed, or before the next step once a signal came. `state` is the state as last committed.
+    /// `numbering` places the list in a longer one, for progress (`Step 3/7`): the number of its
+    /// first step and the total; nil when the list is the whole.
     func applySteps(
-        _ steps: [ManifestStep], direction: StepDirection, state: inout StoredState, in context: RunContext
+        _ steps: [ManifestStep], direction: StepDirection, state: inout StoredState, in context: RunContext,
+        numbering: (first: Int, total: Int)? = nil
     ) async throws -> (results: [RunReport.StepResult], end: StepsEnd) {
         var results: [RunReport.StepResult] = []
+        let (first, total) = numbering ?? (1, steps.count)
         for (offset, step) in steps.enumerated() {
             guard !Task.isCancelled else { return (results, .interrupted(nil)) }
             let result = try await apply(
-                step, direction: direction, position: (offset + 1, steps.count), state: &state, in: context)
+                step, direction: direction, position: (first + offset, total), state: &state, in: context)
             results.append(result)
-            options.onProgress?(.stepFinished(result, index: offset + 1, total: steps.count))
+            options.onProgress?(.stepFinished(result, index: first + offset, total: total))
             guard result.status == .succeeded else { return (results, StepsEnd(stoppedAt: result)) }
         }
         return (results, .finished)

@@ -11,11 +11,18 @@ import MilepostSystem
 /// ```
 public struct Runner: Sendable {
     public let store: any MilepostStore
+    /// Where this host's `scope: host` steps are recorded (`--host-store`); nil when the manifest
+    /// has none (a run of a manifest with host steps and no host store is refused before any step).
+    public let hostStore: (any MilepostStore)?
     public let options: RunOptions
     public let logger: Logger
 
-    public init(store: any MilepostStore, options: RunOptions = RunOptions(), logger: Logger = Logger(label: "milepost")) {
+    public init(
+        store: any MilepostStore, hostStore: (any MilepostStore)? = nil, options: RunOptions = RunOptions(),
+        logger: Logger = Logger(label: "milepost")
+    ) {
         self.store = store
+        self.hostStore = hostStore
         self.options = options
         self.logger = logger
     }
@@ -37,22 +44,34 @@ public struct Runner: Sendable {
 
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
-        // A run with --labels plans whatever the digest says: the steps it leaves out are not up to date.
-        let unscoped = options.labels == nil ? seen : nil
-        if let unscoped, let inputs = options.manifestInputs,
-           let report = upToDate(unscoped.head, at: target, manifest: inputs.digest(definitionFiles: unscoped.plannedWith?.files ?? [])) {
-            return report
+        // A run with --labels plans whatever the digest says: the steps it leaves out are not up to
+        // date; so does a contract or background run: the digest vouches for the pre-start phase only.
+        let unscoped = options.labels == nil && options.phase == .preStart ? seen : nil
+        if let unscoped, let inputs = options.manifestInputs {
+            let digest = inputs.digest(definitionFiles: unscoped.plannedWith?.files ?? [])
+            if let report = upToDate(unscoped.head, at: target, manifest: digest),
+               try await hostUpToDate(nil, at: target, digest: digest) {
+                return report
+            }
         }
         let manifest = try loadManifest()
-        if let unscoped, let report = upToDate(unscoped.head, at: target, manifest: manifest.digest) { return report }
+        if let unscoped, let report = upToDate(unscoped.head, at: target, manifest: manifest.digest),
+           try await hostUpToDate(manifest, at: target, digest: manifest.digest) {
+            return report
+        }
         try refuseStepsTheStoreCannotRun(manifest)
+        try refuseHostStepsWithoutHostStore(manifest)
         if options.dryRun {
             let state = try await store.readState()
             return try await dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
         }
+        if let seen, let report = try await upToDateUnlocked(manifest, state: seen, to: target) { return report }
         let grace = StopGrace(options.terminationGrace)
         return try await withLock(app: manifest.app, stopGrace: grace) { locked, journal in
-            try await runLocked(manifest, to: target, on: locked, journal: journal, grace: grace, seenVersion: seen?.version)
+            try await withHostLock(manifest, journal: journal) { host in
+                try await runLocked(
+                    manifest, to: target, on: locked, host: host, journal: journal, grace: grace, seenVersion: seen?.version)
+            }
         }
     }
 
@@ -65,6 +84,19 @@ public struct Runner: Sendable {
         guard !head.hasStepInProgress, head.version == target, let manifest, head.plannedWith == manifest else { return nil }
         return RunReport(
             outcome: .upToDate, run: nil, app: head.app, from: target, to: target, steps: [], plan: nil,
+            interrupted: nil, doneByAnotherRunner: false)
+    }
+
+    /// The up-to-date decision from the state read without the lock: the `.upToDate` report when
+    /// a plan against it finds nothing for this run to do; nil when the run must take the lock.
+    /// What this run does not run (a background step the background runner is running right now,
+    /// holding the lock for hours) then keeps no pre-start run waiting. Safe without the lock:
+    /// the state is read whole, and other runs only complete more of it. Records no digest.
+    private func upToDateUnlocked(_ manifest: Manifest, state: StoredState, to target: Version) async throws -> RunReport? {
+        let plan = try await plan(manifest, state: state, to: target, host: try await readHostView(manifest))
+        guard case .upToDate = decide(plan, state: state, manifest: manifest) else { return nil }
+        return RunReport(
+            outcome: .upToDate, run: nil, app: manifest.app ?? state.app, from: target, to: target, steps: [], plan: plan,
             interrupted: nil, doneByAnotherRunner: false)
     }
 
@@ -140,15 +172,17 @@ public struct Runner: Sendable {
     public func plan(_ manifest: Manifest, to target: Version) async throws -> Plan {
         try refuseStepsTheStoreCannotRun(manifest)
         let state = try await store.readState()
-        return try await plan(manifest, state: state, to: target, lockHolder: try await store.lockHolder())
+        return try await plan(
+            manifest, state: state, to: target, lockHolder: try await store.lockHolder(), host: try await readHostView(manifest))
     }
 
     /// Plans from the stored version, or the manifest's baseline when nothing is stored. Every
     /// path that meets a manifest with the state plans through here.
     /// - parameter lockHolder: who holds the lock, when the caller does not: tells a running step from an interrupted one.
     /// - throws: `OtherApplicationError` when the state is another application's.
+    /// - parameter host: the host store's state, for the host steps; nil: they are planned as on a new host.
     func plan(
-        _ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil
+        _ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil, host: HostView? = nil
     ) async throws -> Plan {
         try OtherApplicationError.check(manifest, state, store: store.location)
         let (from, origin): (Version, Plan.Origin) =
@@ -156,7 +190,9 @@ public struct Runner: Sendable {
         return Planner.plan(
             manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder,
             lateFloor: try await lateFloor(manifest, state: state),
-            scope: PlanScope(labels: options.labels, freshInstall: try await isFreshInstall(manifest, state: state)))
+            scope: PlanScope(
+                labels: options.labels, freshInstall: try await isFreshInstall(manifest, state: state), phase: options.phase),
+            host: try await hostRecords(manifest, host))
     }
 
     // MARK: - Deciding
@@ -175,9 +211,12 @@ public struct Runner: Sendable {
         if plan.isDowngrade { return .downgrade }
         if let stop = plan.requiredStop { return .stopRequired(stop) }
         if !plan.lateRefused.isEmpty { return .lateRefused }
-        // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks nothing.
+        // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks
+        // nothing; nor does a step of a phase this run does not run (a background step stopped mid-way
+        // waits for the background runner, which resumes it).
         if plan.running == nil, let interrupted = state?.interruptedMarks.first(where: { mark in
-            manifest.step(id: mark.id)?.runsAgain(afterInterruption: mark) != true
+            guard let step = manifest.step(id: mark.id) else { return true }
+            return plan.admits(step) && !step.runsAgain(afterInterruption: mark)
         }) {
             return .blocked(interrupted)
         }
@@ -189,11 +228,11 @@ public struct Runner: Sendable {
     private func dryRun(
         _ manifest: Manifest, state: StoredState?, lockHolder: LockHolder?, to target: Version
     ) async throws -> RunReport {
-        let plan = try await plan(manifest, state: state, to: target, lockHolder: lockHolder)
+        let plan = try await plan(manifest, state: state, to: target, lockHolder: lockHolder, host: try await readHostView(manifest))
         let decision = decide(plan, state: state, manifest: manifest)
         if case .run(let steps) = decision { try manifest.requireVariables(of: steps) }
         let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decision {
-        case .downgrade: (options.allowDowngrade ? .downgradeAllowed : .downgradeRefused, nil)
+        case .downgrade: (downgradeOutcome(to: target, state: state), nil)
         case .stopRequired: (.stopRequired, nil)
         case .lateRefused: (.lateRefused, nil)
         case .blocked(let running): (.blocked, running)
@@ -205,17 +244,29 @@ public struct Runner: Sendable {
             outcome: outcome, run: nil, app: manifest.app, from: plan.from, to: target, steps: [], plan: plan,
             interrupted: interrupted, doneByAnotherRunner: false)
         if outcome == .revertUnfinished { report.reverting = state?.reverting }
+        if plan.isDowngrade { report.floor = state?.floor }
         return report
+    }
+
+    /// A target below the stored version: allowed with `allowDowngrade`; compatible when it is at
+    /// or above the store's compatibility floor (an older release starts); refused otherwise.
+    private func downgradeOutcome(to target: Version, state: StoredState?) -> RunReport.Outcome {
+        if options.allowDowngrade { return .downgradeAllowed }
+        guard let state, CompatibilityFloor.admits(target, stored: state.version, floor: state.floor) else {
+            return .downgradeRefused
+        }
+        return .downgradeCompatible
     }
 
     // MARK: - Applying
 
     private func runLocked(
-        _ manifest: Manifest, to target: Version, on locked: any LockedStore, journal: RunJournal, grace: StopGrace,
-        seenVersion: Version?
+        _ manifest: Manifest, to target: Version, on locked: any LockedStore, host: (any LockedStore)?, journal: RunJournal,
+        grace: StopGrace, seenVersion: Version?
     ) async throws -> RunReport {
         let state = try await readStateWaitingForOrphanedStep(locked)
-        let plan = try await plan(manifest, state: state, to: target)
+        let hostState = try await host?.readState()
+        let plan = try await plan(manifest, state: state, to: target, host: host.map { _ in HostView(state: hostState) })
         var hooks: [RunReport.StepResult] = []
         func report(_ outcome: RunReport.Outcome, steps: [RunReport.StepResult] = [], interrupted: InProgressStep? = nil) -> RunReport {
             var report = RunReport(
@@ -227,6 +278,20 @@ public struct Runner: Sendable {
         }
         let context = RunContext(
             locked: locked, journal: journal, grace: grace, from: plan.from, to: target, directory: manifest.directory)
+        let hostContext = host.map {
+            RunContext(
+                locked: $0, journal: journal, grace: grace, from: plan.hostFrom ?? manifest.baseline, to: target,
+                directory: manifest.directory)
+        }
+        /// The host store's state once this run is done with it: at the target, planned with this manifest.
+        func finishedHostState(_ state: StoredState?) -> StoredState? {
+            guard host != nil else { return nil }
+            var finished = state ?? StoredState(app: manifest.app, version: target, updatedAt: Timestamp.now())
+            finished.version = target
+            finished.app = manifest.app ?? finished.app
+            if options.labels == nil { finished.plannedWith = manifest.digest }
+            return finished
+        }
         /// Runs the hooks of `phase` (only around a run with steps to run); returns the first that failed.
         func runHooks(_ phase: ManifestHooks.Phase) async throws -> RunReport.StepResult? {
             let results = try await self.runHooks(phase, of: manifest, in: context)
@@ -236,9 +301,14 @@ public struct Runner: Sendable {
         let started = journal.record(.runStarted, from: plan.from, to: target)
         switch decide(plan, state: state, manifest: manifest) {
         case .downgrade:
-            let outcome: RunReport.Outcome = options.allowDowngrade ? .downgradeAllowed : .downgradeRefused
-            try await locked.append([started, journal.record(.runFinished, from: plan.from, to: target, outcome: .init(outcome))])
-            return report(outcome)
+            let outcome = downgradeOutcome(to: target, state: state)
+            try await locked.append([started, journal.record(
+                .runFinished, from: plan.from, to: target,
+                error: outcome == .downgradeRefused ? CompatibilityFloor.refusal(of: target, stored: plan.from, floor: state?.floor) : nil,
+                outcome: .init(outcome))])
+            var downgrade = report(outcome)
+            downgrade.floor = state?.floor
+            return downgrade
         case .stopRequired(let stop):
             try await locked.append([
                 started,
@@ -268,6 +338,9 @@ public struct Runner: Sendable {
             return refused
         case .upToDate:
             // Planned against this very state and found up to date: the next run with this manifest need not plan.
+            if let host, let finished = finishedHostState(hostState), finished != hostState {
+                try await host.commit(finished, journal: [])
+            }
             if var state, options.labels == nil, state.plannedWith != manifest.digest {
                 state.plannedWith = manifest.digest
                 try await locked.commit(state, journal: [])
@@ -277,7 +350,15 @@ public struct Runner: Sendable {
             try manifest.requireVariables(of: steps)  // before anything is written
             var current = state ?? StoredState(app: manifest.app, version: plan.from, updatedAt: Timestamp.now())
             current.app = manifest.app ?? current.app
+            var hostCurrent = hostState
+                ?? StoredState(app: manifest.app, version: plan.hostFrom ?? manifest.baseline, updatedAt: Timestamp.now())
             try await locked.append([started])
+            try await host?.append([journal.record(.runStarted, from: hostContext?.from, to: target)])
+            /// Appends the `run-finished` record to the host store's journal too.
+            func finish(_ outcome: JournalRecord.Outcome, stoppedAt step: RunReport.StepResult?) async throws {
+                try await hostContext?.finish(outcome, stoppedAt: step)
+                try await context.finish(outcome, stoppedAt: step)
+            }
             if !steps.isEmpty, let failed = try await runHooks(.beforeRun) {
                 let outcome: RunReport.Outcome = if case .failed = StepsEnd(stoppedAt: failed) { .failed } else { .interrupted }
                 try await locked.append([journal.record(
@@ -285,23 +366,44 @@ public struct Runner: Sendable {
                     error: "hook \(failed.id) failed, so no step ran: \(failed.error ?? "")", outcome: .init(outcome))])
                 return report(outcome)
             }
-            let (results, end) = try await applySteps(steps, direction: .forward, state: &current, in: context)
+            var (results, end): ([RunReport.StepResult], StepsEnd) = ([], .finished)
+            // In threshold order, each step recorded in its own store: the host steps in the host store's.
+            for segment in StepSegment.split(steps) {
+                let numbering = (first: results.count + 1, total: steps.count)
+                let applied = if segment.scope == .host, let hostContext {
+                    try await applySteps(segment.steps, direction: .forward, state: &hostCurrent, in: hostContext, numbering: numbering)
+                } else {
+                    try await applySteps(segment.steps, direction: .forward, state: &current, in: context, numbering: numbering)
+                }
+                results += applied.results
+                end = applied.end
+                guard case .finished = end else { break }
+            }
             switch end {
             case .finished:
                 break
             case .failed(let step):
                 _ = try await runHooks(.onFailure)
-                try await context.finish(.failed, stoppedAt: step)
+                try await finish(.failed, stoppedAt: step)
                 return report(.failed, steps: results)
             case .interrupted(let step):
-                try await context.finish(.interrupted, stoppedAt: step)
+                try await finish(.interrupted, stoppedAt: step)
                 return report(.interrupted, steps: results)
             }
             if !steps.isEmpty { _ = try await runHooks(.afterRun) }
+            // A manifest with contract steps declares its other steps compatible with older
+            // releases: the floor starts where it found the store; one without keeps none.
+            current.floor = manifest.steps.contains { $0.phase == .contract }
+                ? current.floor ?? CompatibilityFloor(version: plan.from) : nil
             current.version = target
             current.updatedAt = Timestamp.now()
             // Every pending step ran: planning this manifest against the new state finds it up to date.
             if options.labels == nil { current.plannedWith = manifest.digest }
+            if let host, let finished = finishedHostState(hostCurrent) {
+                try await host.commit(finished, journal: [
+                    journal.record(.runFinished, from: hostContext?.from, to: target, outcome: .succeeded)
+                ])
+            }
             try await locked.commit(current, journal: [
                 journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)
             ])

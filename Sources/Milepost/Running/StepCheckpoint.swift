@@ -136,6 +136,10 @@ actor StepCheckpoint: AttemptRecord {
             // A repeatable step keeps one record, its last: the fingerprint its next run compares with.
             if step.repeats != nil { state.completed.removeAll { $0.id == step.id } }
             state.completed.append(CompletedStep(id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
+            // Older releases stop working here: they may no longer start (`CompatibilityFloor`).
+            if step.phase == .contract, state.floor.map({ $0.version < step.threshold }) ?? true {
+                state.floor = CompatibilityFloor(version: step.threshold, step: step.id)
+            }
         case .revert:
             state.completed.removeAll { $0.id == step.id || $0.id == step.replaces }
         }
@@ -178,13 +182,16 @@ actor StepCheckpoint: AttemptRecord {
     private func mark(attempt: Int) -> InProgressStep {
         InProgressStep(
             id: step.id, run: journal.run, since: Timestamp.now(), attempt: attempt, host: ProcessIdentity.host,
-            pid: ProcessIdentity.pid, cursor: cursor, direction: direction == .revert ? .revert : nil)
+            pid: ProcessIdentity.pid, cursor: cursor, direction: direction == .revert ? .revert : nil, phase: markedPhase)
     }
+
+    /// The phase the step's marks record: nil for the pre-start phase, as in marks written before phases.
+    private var markedPhase: StepPhase? { step.phase == .preStart ? nil : step.phase }
 
     private func failure(_ error: String) -> FailedStep {
         FailedStep(
             id: step.id, run: journal.run, at: Timestamp.now(), error: error, cursor: cursor, stderr: stderrTail,
-            direction: direction == .revert ? .revert : nil)
+            direction: direction == .revert ? .revert : nil, phase: markedPhase)
     }
 
     /// Commits the state with `record`, the checkpoint that ends an attempt. When the store fails

@@ -161,6 +161,17 @@ public struct ManifestSchema: Sendable {
                     ("description", .string("Run this step only in a fresh install (the store has reached no version yet) or only in an upgrade.")),
                     ("enum", .array(StepCondition.allCases.map { .string($0.rawValue) })),
                 ])),
+                ("phase", .object([
+                    ("description", .string(
+                        "Which run runs this step: pre-start (default), contract (once no older release runs: run --phase contract, "
+                            + "or the next release's run) or background (run --phase background).")),
+                    ("enum", .array(StepPhase.allCases.map { .string($0.rawValue) })),
+                ])),
+                ("scope", .object([
+                    ("description", .string(
+                        "fleet (default): runs once, recorded in --store; host: runs once on every host, recorded in --host-store.")),
+                    ("enum", .array(StepScope.allCases.map { .string($0.rawValue) })),
+                ])),
                 ("repeat", .object([
                     ("description", .string("on-change: a repeatable step, run again after the one-time steps whenever its entry or revision changes.")),
                     ("enum", .array(RepeatPolicy.allCases.map { .string($0.rawValue) })),

@@ -69,7 +69,9 @@ extension Runner {
         var orphans: [CompletedStep] = []
         if let manifest {
             let stored = state?.version
-            plan = try await self.plan(manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder)
+            plan = try await self.plan(
+                manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder,
+                host: try await readHostView(manifest))
             // A step that replaces another is compared with the record of the one it replaces.
             // A repeatable step's change is expected: it runs again (the plan says so), it does not drift.
             let oneTime = manifest.steps.filter { $0.repeats == nil }

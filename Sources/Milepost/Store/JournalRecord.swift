@@ -32,6 +32,7 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case upToDate = "up-to-date"
         case downgradeRefused = "downgrade-refused"
         case downgradeAllowed = "downgrade-allowed"
+        case downgradeCompatible = "downgrade-compatible"
         case stopRequired = "stop-required"
         case lateRefused = "late-refused"
         /// A `run` refused while a revert is unfinished.

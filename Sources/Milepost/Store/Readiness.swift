@@ -16,13 +16,18 @@ public enum Readiness: Sendable, Equatable {
     /// still names them, so no version is ready until the revert finishes.
     case revertUnfinished(UnfinishedRevert)
 
-    /// The readiness of `state` for `target`.
-    public init(_ state: StoredState?, for target: Version) {
+    /// The readiness of `state` for `target`. A step of another phase than the pre-start phase and
+    /// `phase` (a background step running beside the service, a contract step that waits for the
+    /// rollout) does not count: the release starts without it.
+    public init(_ state: StoredState?, for target: Version, phase: StepPhase = .preStart) {
         guard let state else { self = .behind; return }
-        let counts = { (id: String) in Version.threshold(ofStep: id).map { $0 <= target } ?? true }
-        if let mark = state.interruptedMarks.first(where: { counts($0.id) }) {
+        let counts = { (id: String, stepPhase: StepPhase?) in
+            (stepPhase == nil || stepPhase == .preStart || stepPhase == phase)
+                && Version.threshold(ofStep: id).map { $0 <= target } ?? true
+        }
+        if let mark = state.interruptedMarks.first(where: { counts($0.id, $0.phase) }) {
             self = .inProgress(mark)
-        } else if let failed = state.failures.first(where: { counts($0.id) }) {
+        } else if let failed = state.failures.first(where: { counts($0.id, $0.phase) }) {
             self = .failed(failed)
         } else if let reverting = state.reverting {
             self = .revertUnfinished(reverting)

@@ -32,6 +32,9 @@ public struct StoredState: Codable, Sendable, Equatable {
     }
     /// `setAside`, nil when empty: the key is written only when a mark is set aside.
     private var storedSetAside: [SetAsideMark]?
+    /// How far below `version` the store stays compatible (`CompatibilityFloor`); nil: down to
+    /// `version` only, as in a store no manifest with contract steps has run on.
+    public var floor: CompatibilityFloor? { didSet { plannedWith = nil } }
     /// The digest of the manifest (`ManifestDigest`) a run last planned with against this very state
     /// and found up to date at `version`, or made so: a run to `version` whose manifest has the same
     /// digest is up to date without reading anything else (`Runner.upToDate(_:at:manifest:)`). Set
@@ -60,6 +63,7 @@ public struct StoredState: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
         case reverting
         case storedSetAside = "set_aside"
+        case floor
         case plannedWith = "planned_with"
     }
 }
@@ -100,6 +104,9 @@ public struct InProgressStep: Codable, Sendable, Equatable {
     public var stderr: String?
     /// The step's last reported progress, written at most every `RunOptions.progressInterval`.
     public var progress: StepProgress?
+    /// The step's phase when it is not the pre-start phase (`StepPhase`): a background step's mark
+    /// keeps neither `status --check` nor a pre-start run from going on. Nil: pre-start.
+    public var phase: StepPhase?
     /// `.revert` when it was the step's revert that was running; nil (forward) otherwise.
     public var direction: StepDirection?
     /// The process group the step's work runs in, when the step reported one (`exec` does):
@@ -108,7 +115,7 @@ public struct InProgressStep: Codable, Sendable, Equatable {
 
     public init(
         id: String, run: String, since: Timestamp, attempt: Int, host: String, pid: Int32, cursor: String? = nil,
-        stderr: String? = nil, direction: StepDirection? = nil, processGroup: StepProcessGroup? = nil
+        stderr: String? = nil, direction: StepDirection? = nil, processGroup: StepProcessGroup? = nil, phase: StepPhase? = nil
     ) {
         self.id = id
         self.run = run
@@ -120,10 +127,11 @@ public struct InProgressStep: Codable, Sendable, Equatable {
         self.stderr = stderr
         self.direction = direction
         self.processGroup = processGroup
+        self.phase = phase
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, run, since, attempt, host, pid, cursor, stderr, progress, direction
+        case id, run, since, attempt, host, pid, cursor, stderr, progress, direction, phase
         case processGroup = "process_group"
     }
 }
@@ -140,10 +148,12 @@ public struct FailedStep: Codable, Sendable, Equatable {
     public var stderr: String?
     /// `.revert` when it was the step's revert that failed; nil (forward) otherwise.
     public var direction: StepDirection?
+    /// The step's phase when it is not the pre-start phase (`InProgressStep.phase`). Nil: pre-start.
+    public var phase: StepPhase?
 
     public init(
         id: String, run: String, at: Timestamp, error: String, cursor: String? = nil, stderr: String? = nil,
-        direction: StepDirection? = nil
+        direction: StepDirection? = nil, phase: StepPhase? = nil
     ) {
         self.id = id
         self.run = run
@@ -152,5 +162,6 @@ public struct FailedStep: Codable, Sendable, Equatable {
         self.cursor = cursor
         self.stderr = stderr
         self.direction = direction
+        self.phase = phase
     }
 }

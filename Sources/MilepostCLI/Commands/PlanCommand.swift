@@ -27,6 +27,8 @@ extension MilepostCommand {
         var from: Version?
         @OptionGroup var target: TargetOption
         @OptionGroup var labels: LabelOptions
+        @OptionGroup var phase: PhaseOption
+        @OptionGroup var hostStore: HostStoreOption
         @Option(help: "How to print the result: markdown for a GitHub job summary or pull-request comment.")
         var format: PlanFormat = .text
         @OptionGroup var logging: LoggingOptions
@@ -41,11 +43,16 @@ extension MilepostCommand {
                 let loaded = try manifest.load(in: context, variables: try variables.forChecking, requiringAll: true)
                 var options = RunOptions()
                 options.labels = try labels.expression
+                options.phase = try phase.resolved
                 let plan = if let from {
-                    Planner.plan(loaded, state: nil, from: from, origin: .given, to: target, scope: PlanScope(labels: options.labels))
+                    Planner.plan(
+                        loaded, state: nil, from: from, origin: .given, to: target,
+                        scope: PlanScope(labels: options.labels, phase: options.phase))
                 } else {
-                    try await Runner(store: try store.open(in: context, manifest: try manifest.named), options: options, logger: logging.makeLogger())
-                        .plan(loaded, to: target)
+                    try await Runner(
+                        store: try store.open(in: context, manifest: try manifest.named), hostStore: try hostStore.open(in: context),
+                        options: options, logger: logging.makeLogger()
+                    ).plan(loaded, to: target)
                 }
                 switch format {
                 case .json:

@@ -25,8 +25,10 @@ extension MilepostCommand {
         @OptionGroup var manifest: ManifestOptions
         @OptionGroup var variables: VariableOptions
         @OptionGroup var store: StoreOptions
+        @OptionGroup var hostStore: HostStoreOption
         @OptionGroup var target: TargetOption
         @OptionGroup var labels: LabelOptions
+        @OptionGroup var phase: PhaseOption
         @Flag(name: .customLong(OptionNames.dryRun), help: "Show what would run; write nothing, take no lock.")
         var dryRun = false
         @Option(name: .customLong(OptionNames.lockTimeout), duration: "How long to wait for another runner's lock.")
@@ -59,6 +61,7 @@ extension MilepostCommand {
                 var options = RunOptions()
                 options.dryRun = dryRun
                 options.labels = try labels.expression
+                options.phase = try phase.resolved
                 options.allowDowngrade = allowDowngrade
                 options.lockTimeout = lockTimeout.duration
                 options.terminationGrace = terminationGrace.duration
@@ -72,7 +75,7 @@ extension MilepostCommand {
                 let opened = try store.open(in: context, manifest: try manifest.named)
                 let observability = RunObservability.start(metricsFile: metricsFile, exporter: context.telemetry)
                 let runner = Runner(
-                    store: opened, options: options, logger: logging.makeLogger(metadataProvider: observability.logMetadata))
+                    store: opened, hostStore: try hostStore.open(in: context), options: options, logger: logging.makeLogger(metadataProvider: observability.logMetadata))
                 let (manifest, variables) = (manifest, variables)
                 let outcome: Result<(RunReport, Int32?), any Error>
                 do {
@@ -121,7 +124,7 @@ extension MilepostCommand {
         static func exitCode(for outcome: RunReport.Outcome, signal: Int32?) -> Int32 {
             guard outcome.isFailure else { return ExitStatus.ok.rawValue }
             return switch outcome {
-            case .upToDate, .succeeded, .downgradeAllowed, .dryRun: preconditionFailure("\(outcome) is no failure")
+            case .upToDate, .succeeded, .downgradeAllowed, .downgradeCompatible, .dryRun: preconditionFailure("\(outcome) is no failure")
             case .failed: ExitStatus.stepFailed.rawValue
             case .blocked, .revertUnfinished: ExitStatus.needsResolve.rawValue
             case .downgradeRefused: ExitStatus.downgradeRefused.rawValue

@@ -16,11 +16,14 @@ extension MilepostCommand {
 
                 --check makes it a gate for readiness probes and deploy pipelines: exit 0 when nothing \
                 is pending for --to, exit \(notReady) when something is (a step to run, a failed or \
-                interrupted step). It needs the manifest and --to.
+                interrupted step). It needs the manifest and --to. Background steps, and contract steps \
+                waiting for the rollout, do not keep a release from starting: they count only with \
+                --require background (or contract).
 
                 Examples:
                   milepost status --store /var/lib/app/milepost --to 2.7
                   milepost status --check --to "$APP_VERSION" >/dev/null   # readiness probe
+                  milepost status --check --require background --to 2.7     # are the background steps done?
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -28,7 +31,13 @@ extension MilepostCommand {
         @OptionGroup var variables: VariableOptions
         @OptionGroup var target: TargetOption
         @OptionGroup var labels: LabelOptions
+        @OptionGroup var hostStore: HostStoreOption
         @Flag(help: "Exit \(notReady) unless nothing is pending for --to.") var check = false
+        @Option(help: ArgumentHelp(
+            "Count the steps of this phase too: with background, --check is not ready until the background steps up to "
+                + "--to are done; with contract, until the contract steps are (default: only what the release needs to start).",
+            valueName: "phase"))
+        var require: StepPhase?
         @Option(help: "How to print the result: github adds a workflow annotation for a failed or interrupted step.")
         var format: ReportFormat = .text
         @OptionGroup var logging: LoggingOptions
@@ -39,7 +48,10 @@ extension MilepostCommand {
                 let loaded = try check || manifest.isAvailable ? try manifest.load(in: context, variables: try variables.forChecking, requiringAll: true) : nil
                 var options = RunOptions()
                 options.labels = try labels.expression
-                let runner = Runner(store: try store.open(in: context, manifest: try manifest.named), options: options, logger: logging.makeLogger())
+                options.phase = require ?? .preStart
+                let runner = Runner(
+                    store: try store.open(in: context, manifest: try manifest.named), hostStore: try hostStore.open(in: context),
+                    options: options, logger: logging.makeLogger())
                 let report = try await runner.status(manifest: loaded, to: target)
                 let hint = CommandHint(store: store.store, manifest: manifest.manifest)
                 let advice = StatusAdvice(report, hint: hint, target: target)

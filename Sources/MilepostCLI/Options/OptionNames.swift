@@ -18,4 +18,6 @@ enum OptionNames {
     static let logFormat = "log-format"
     static let metricsFile = "metrics-file"
     static let labels = "labels"
+    static let phase = "phase"
+    static let hostStore = "host-store"
 }

@@ -18,7 +18,7 @@ enum CommandFailure {
             }
         case let error as UnrecordedStepOutcome: exitCode(for: error.storeError)
         case is StepStillRunningError: ExitStatus.lockTimeout.rawValue
-        case is Runner.MaintenanceError, is OtherApplicationError: ExitStatus.usage.rawValue
+        case is Runner.MaintenanceError, is OtherApplicationError, is HostStoreRequired: ExitStatus.usage.rawValue
         case let error as RevertError:
             switch error {
             case .irreversible: ExitStatus.invalidManifest.rawValue

@@ -66,8 +66,14 @@ struct PlanStepDocument: Encodable {
     var scope: String?
     /// `on-change` for a repeatable step.
     var `repeat`: String?
+    /// The step's `phase:`: `pre-start`, `contract` or `background`.
+    var phase: String
+    /// The step's `scope:`: `fleet` (recorded in the store) or `host` (in the host store).
+    var stepScope: String
 
     init(_ entry: Plan.Entry, in plan: Plan) {
+        phase = entry.step.phase.rawValue
+        stepScope = entry.step.scope.rawValue
         late = entry.late?.rawValue
         labels = entry.step.labels.isEmpty ? nil : entry.step.labels
         when = entry.step.when?.rawValue
@@ -94,12 +100,18 @@ struct PlanDocument: Encodable {
     var to: String
     var downgrade: Bool
     var pending: [String]
+    /// The steps due for a run of another phase (`status` `waiting`).
+    var waiting: [String]
+    /// The run's phase (`--phase`).
+    var phase: String
     var steps: [PlanStepDocument]
     var requiredStop: RequiredStopDocument?
     /// The `--labels` expression, when one was given.
     var labels: String?
 
     init(_ plan: Plan, manifest: Manifest) {
+        waiting = plan.waiting.map(\.step.id)
+        phase = plan.scope.phase.rawValue
         requiredStop = RequiredStopDocument(plan)
         self.manifest = manifest.source.path
         app = manifest.app
@@ -199,8 +211,15 @@ struct RunDocument: Encodable {
     var reverting: UnfinishedRevert?
     /// The hooks that ran (`hooks:`), as `steps` are shown; absent when none ran.
     var hooks: [Step]?
+    /// The steps due for a run of another phase (contract, background); absent when none are.
+    var waiting: [String]?
+    /// For a downgrade: the store's compatibility floor, when it has one.
+    var floor: CompatibilityFloor?
 
     init(_ report: RunReport, exitCode: Int32, signal: Int32?) {
+        let waiting = report.plan?.waiting.map(\.step.id) ?? []
+        self.waiting = waiting.isEmpty ? nil : waiting
+        floor = report.floor
         hooks = report.hooks.isEmpty ? nil : report.hooks.map(Step.init)
         late = LateStepDocument.list(report.plan?.entries ?? [])
         requiredStop = report.outcome == .stopRequired ? RequiredStopDocument(report.plan) : nil

@@ -20,10 +20,11 @@ enum PlanText {
             case .pending, .running: .green
             case .interrupted: .red
             case .skipped: .yellow
-            case .completed, .aboveTarget, .outOfScope, .reverted: .dim
+            case .completed, .aboveTarget, .outOfScope, .reverted, .waiting: .dim
             }
             let reason = entry.reason + (plan.inclusion(of: entry).map { " (\($0))" } ?? "")
-            lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  \(reason.escapingControlCharacters())")
+            lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  "
+                + PlanText.tags(of: entry.step) + reason.escapingControlCharacters())
             if let description = entry.step.description {
                 lines.append(String(repeating: " ", count: 15) + Terminal.paint(description.escapingControlCharacters(), .dim, colored: colored))
             }
@@ -38,6 +39,11 @@ enum PlanText {
             lines.append("refused: a run stops here, before any step (exit \(ExitStatus.invalidManifest.rawValue)): late steps under 'late: fail': \(refused.joined(separator: ", "))")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `[contract]`, `[background]`, `[host]`: what a step's `phase:` and `scope:` make it, before its reason.
+    static func tags(of step: ManifestStep) -> String {
+        (step.phase == .preStart ? "" : "[\(step.phase.rawValue)] ") + (step.scope == .fleet ? "" : "[\(step.scope.rawValue)] ")
     }
 
     /// What a `plan` or a dry run says while another runner holds the lock and runs `id`.

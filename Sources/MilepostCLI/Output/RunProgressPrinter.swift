@@ -122,7 +122,12 @@ final class RunProgressPrinter: Sendable {
         case .revertUnfinished:
             Terminal.err(RevertText.unfinished(to: report.reverting?.to, hint: hint))
         case .downgradeRefused:
-            Terminal.err("milepost: refusing to go from \(report.from) down to \(report.to); pass --allow-downgrade to accept it")
+            Terminal.err("milepost: refusing to go from \(report.from) down to \(report.to): "
+                + CompatibilityFloor.refusal(of: report.to, stored: report.from, floor: report.floor)
+                + "; pass --allow-downgrade to accept it")
+        case .downgradeCompatible:
+            Terminal.err("milepost: warning: \(app)\(report.to) is below the stored version \(report.from), and at or above "
+                + "the store's compatibility floor \(report.floor?.version.text ?? "?"): this release starts; nothing ran")
         case .stopRequired:
             let message = report.plan?.requiredStop?.message(from: report.from, to: report.to) ?? "a required stop comes first"
             Terminal.err("milepost: refusing to run, nothing ran: \(message)")

@@ -35,8 +35,8 @@ struct PostgresSchema: Sendable {
     /// The `jsonb` columns of `state` added after its first version, in the order they were added:
     /// created on their own when missing (`reverting`: an unfinished revert; `planned_with`: the
     /// digest of the manifest the state was last planned with; `set_aside`: the marks of unfinished
-    /// steps that another step ran before).
-    static let addedStateColumns = ["reverting", "planned_with", "set_aside"]
+    /// steps that another step ran before; `floor`: the compatibility floor).
+    static let addedStateColumns = ["reverting", "planned_with", "set_aside", "floor"]
 
     /// Creates the schema and its tables unless they exist, and adds the tables and columns a store
     /// made by an earlier version lacks (the lease table; `addedStateColumns`). Safe when many
@@ -150,7 +150,8 @@ struct PostgresSchema: Sendable {
             holder_pid integer,
             reverting jsonb,
             planned_with jsonb,
-            set_aside jsonb
+            set_aside jsonb,
+            floor jsonb
         );
         INSERT INTO \(state) (singleton) VALUES (true);
         """

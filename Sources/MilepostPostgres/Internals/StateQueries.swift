@@ -21,7 +21,7 @@ struct StateQueries: Sendable {
                 'in_progress', s.in_progress, 'failed', s.failed, 'updated_at', s.updated_at,
                 -- Through the row's JSON: a store created before reverts (or digests, or set-aside marks) has no such column yet.
                 'reverting', to_jsonb(s) -> 'reverting', 'planned_with', to_jsonb(s) -> 'planned_with',
-                'set_aside', to_jsonb(s) -> 'set_aside')::text,
+                'set_aside', to_jsonb(s) -> 'set_aside', 'floor', to_jsonb(s) -> 'floor')::text,
                 s.version IS NULL
             FROM \(schema.state) s
             """
@@ -72,7 +72,7 @@ struct StateQueries: Sendable {
             WITH fenced AS (
                 UPDATE \(schema.state) SET generation = generation + 1, format = $2::integer, app = $3,
                     version = $4, in_progress = $5::jsonb, failed = $6::jsonb, updated_at = $7, reverting = $10::jsonb,
-                    planned_with = $11::jsonb, set_aside = $12::jsonb
+                    planned_with = $11::jsonb, set_aside = $12::jsonb, floor = $13::jsonb
                 WHERE generation = $1::bigint
                 RETURNING generation
             ), completed AS (
@@ -93,7 +93,7 @@ struct StateQueries: Sendable {
             state.inProgress.map(Self.json), state.failed.map(Self.json), state.updatedAt.text,
             Self.json(Array(state.completed.dropFirst(completedFrom))), Self.json(records),
             state.reverting.map(Self.json), state.plannedWith.map(Self.json),
-            state.setAside.isEmpty ? nil : Self.json(state.setAside),
+            state.setAside.isEmpty ? nil : Self.json(state.setAside), state.floor.map(Self.json),
         ])
         return rows.first?.int64(0)
     }

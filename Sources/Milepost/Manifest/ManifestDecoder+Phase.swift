@@ -1,0 +1,54 @@
+import MilepostSystem
+import MilepostYAML
+
+// The keys that place a step in a rollout: `phase:` (which run runs it) and `scope:` (which store records it).
+extension ManifestDecoder {
+    /// `phase: pre-start | contract | background`.
+    mutating func phase(_ node: YAMLNode) -> StepPhase? {
+        enumValue(node, key: "phase", StepPhase.self)
+    }
+
+    /// `scope: fleet | host`.
+    mutating func scope(_ node: YAMLNode) -> StepScope? {
+        enumValue(node, key: "scope", StepScope.self)
+    }
+
+    private mutating func enumValue<Value: RawRepresentable & CaseIterable>(
+        _ node: YAMLNode, key: String, _: Value.Type
+    ) -> Value? where Value.RawValue == String {
+        guard let text = string(node, what: "'\(key)'") else { return nil }
+        let names = Value.allCases.map(\.rawValue)
+        guard let value = Value(rawValue: text) else {
+            let suggestion = NameSuggestion.closest(to: text, among: names)
+            error("invalid \(key) '\(text)': expected \(names.joined(separator: ", "))", at: node.location,
+                  notes: suggestion.map { [.init("did you mean '\($0)'?")] } ?? [])
+            return nil
+        }
+        return value
+    }
+
+    /// The combinations a phase cannot take: a host step runs when its own host upgrades (no
+    /// rollout to wait for, no fleet-wide runner), and a repeatable step runs in every pre-start run.
+    mutating func checkPhase(_ phase: StepPhase?, scope: StepScope?, repeats: RepeatPolicy?, at node: YAMLNode) -> Bool {
+        guard let phase, phase != .preStart else { return true }
+        if scope == .host {
+            error("a 'scope: host' step cannot have 'phase: \(phase.rawValue)': it runs when its own host upgrades, "
+                  + "in the pre-start run", at: node)
+            return false
+        }
+        if repeats != nil {
+            error("a repeatable step ('repeat:') cannot have 'phase: \(phase.rawValue)': it runs in the pre-start run", at: node)
+            return false
+        }
+        return true
+    }
+
+    /// A background step that cannot resume: after a crash, its next run needs `resolve` first.
+    mutating func warnIfNotResumable(phase: StepPhase, resumable: Bool, idempotent: Bool, at location: SourceLocation) {
+        guard phase == .background, !resumable, !idempotent else { return }
+        warning(
+            "a 'phase: background' step should be resumable (resumable: true, committing a cursor as it goes): "
+                + "a background runner stopped mid-way otherwise needs 'milepost resolve' before it runs again",
+            at: location)
+    }
+}

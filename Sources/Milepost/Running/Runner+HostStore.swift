@@ -1,0 +1,77 @@
+import MilepostSystem
+
+// The host store (`Runner.hostStore`): where the `scope: host` steps of this host are recorded,
+// beside the fleet's store. A run takes the fleet store's lock first, then the host store's, and
+// holds both while it runs steps of either (docs/store.md, "Host steps").
+extension Runner {
+    /// A host store's state and lock holder, as a plan reads them.
+    struct HostView: Sendable {
+        var state: StoredState?
+        var lockHolder: LockHolder?
+    }
+
+    /// Refuses a manifest with host steps when this runner has no host store, before any step.
+    /// - throws: `HostStoreRequired` naming them.
+    func refuseHostStepsWithoutHostStore(_ manifest: Manifest) throws(HostStoreRequired) {
+        guard hostStore == nil else { return }
+        let steps = manifest.steps.filter { $0.scope == .host }.map(\.id)
+        if !steps.isEmpty { throw HostStoreRequired(steps: steps) }
+    }
+
+    /// Whether a run of `manifest` records anything in the host store.
+    func usesHostStore(_ manifest: Manifest) -> Bool {
+        hostStore != nil && manifest.steps.contains { $0.scope == .host }
+    }
+
+    /// The host store's state and holder, read without its lock; nil without host steps.
+    func readHostView(_ manifest: Manifest) async throws -> HostView? {
+        guard usesHostStore(manifest), let hostStore else { return nil }
+        return HostView(state: try await hostStore.readState(), lockHolder: try await hostStore.lockHolder())
+    }
+
+    /// The planner's records of the host store; nil without a view (a new host is planned).
+    func hostRecords(_ manifest: Manifest, _ view: HostView?) async throws -> Planner.HostRecords? {
+        guard let view, let hostStore else { return nil }
+        let host = Runner(store: hostStore, options: options, logger: logger)
+        return Planner.HostRecords(
+            state: view.state, from: view.state?.version ?? manifest.baseline,
+            lateFloor: try await host.lateFloor(manifest, state: view.state), lockHolder: view.lockHolder)
+    }
+
+    /// Whether the host store is up to date for the fast path: its head is at `target` and was last
+    /// planned with `digest`; true when the run records nothing there.
+    func hostUpToDate(_ manifest: Manifest?, at target: Version, digest: ManifestDigest?) async throws -> Bool {
+        guard let hostStore, manifest.map(usesHostStore) ?? true else { return true }
+        guard let state = try await hostStore.readState() else { return false }
+        return upToDate(state.head, at: target, manifest: digest) != nil
+    }
+
+    /// Runs `body` holding the host store's lock (taken after the fleet store's), or with nil when
+    /// the run records nothing there.
+    func withHostLock<Result: Sendable>(
+        _ manifest: Manifest, journal: RunJournal, _ body: ((any LockedStore)?) async throws -> Result
+    ) async throws -> Result {
+        guard usesHostStore(manifest), let hostStore else { return try await body(nil) }
+        let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
+        let locked = try await hostStore.lock(timeout: options.lockTimeout, holder: holder)
+        do {
+            let result = try await body(locked)
+            await locked.release()
+            return result
+        } catch {
+            await locked.release()
+            throw error
+        }
+    }
+}
+
+/// A manifest has `scope: host` steps and the run was given no host store to record them in.
+public struct HostStoreRequired: Error, CustomStringConvertible, Sendable {
+    /// The host steps, `THRESHOLD/ID`.
+    public let steps: [String]
+
+    public var description: String {
+        "the manifest has steps that run on every host (scope: host: \(steps.joined(separator: ", "))), and no host store "
+            + "was given to record them: pass --host-store DIR (or set MILEPOST_HOST_STORE), a directory on this host"
+    }
+}
