@@ -91,10 +91,16 @@ public struct Runner: Sendable {
     /// a plan against it finds nothing for this run to do; nil when the run must take the lock.
     /// What this run does not run (a background step the background runner is running right now,
     /// holding the lock for hours) then keeps no pre-start run waiting. Safe without the lock:
-    /// the state is read whole, and other runs only complete more of it. Records no digest.
+    /// the state is read whole, and other runs only complete more of it. Records no digest: when
+    /// one is due and nobody holds the lock, this returns nil and the locked path records it.
     private func upToDateUnlocked(_ manifest: Manifest, state: StoredState, to target: Version) async throws -> RunReport? {
         let plan = try await plan(manifest, state: state, to: target, host: try await readHostView(manifest))
         guard case .upToDate = decide(plan, state: state, manifest: manifest) else { return nil }
+        // With the lock free, the locked path records the digest, so the next start is fast again.
+        if options.labels == nil, options.phase == .preStart, state.plannedWith != manifest.digest,
+           try await store.lockHolder() == nil {
+            return nil
+        }
         return RunReport(
             outcome: .upToDate, run: nil, app: manifest.app ?? state.app, from: target, to: target, steps: [], plan: plan,
             interrupted: nil, doneByAnotherRunner: false)
@@ -392,9 +398,10 @@ public struct Runner: Sendable {
             }
             if !steps.isEmpty { _ = try await runHooks(.afterRun) }
             // A manifest with contract steps declares its other steps compatible with older
-            // releases: the floor starts where it found the store; one without keeps none.
+            // releases: the floor starts where it found the store (a fresh install, which ran the
+            // contract steps too, at the target: no older release ran on it); one without keeps none.
             current.floor = manifest.steps.contains { $0.phase == .contract }
-                ? current.floor ?? CompatibilityFloor(version: plan.from) : nil
+                ? current.floor ?? CompatibilityFloor(version: plan.scope.freshInstall ? target : plan.from) : nil
             current.version = target
             current.updatedAt = Timestamp.now()
             // Every pending step ran: planning this manifest against the new state finds it up to date.

@@ -130,11 +130,14 @@ struct RequiredStopDocument: Encodable {
     var version: String
     var kind: String
     var message: String
+    /// For `background`: the unfinished background steps at or below the stop.
+    var steps: [String]?
 
     init?(_ plan: Plan?) {
         guard let plan, let stop = plan.requiredStop else { return nil }
         version = stop.version.text
         kind = stop.kind.rawValue
+        steps = stop.steps.isEmpty ? nil : stop.steps
         message = stop.message(from: plan.from, to: plan.to)
     }
 }
@@ -303,9 +306,15 @@ struct StatusDocument: Encodable {
     /// Repeatable steps whose entry changed since they last ran: the next run runs them again.
     var changed: [String]?
     var requiredStop: RequiredStopDocument?
+    /// Steps due for a run of another phase (a contract step waiting for the rollout, a background
+    /// step for the background runner); absent when none are.
+    var waiting: [String]?
+    /// The store's compatibility floor, when it has one.
+    var floor: CompatibilityFloor?
 
     init(_ report: StatusReport, app: String?, advice: StatusAdvice) {
         store = report.store
+        floor = report.state?.floor
         self.app = app
         version = report.state?.version.text
         updatedAt = report.state?.updatedAt
@@ -334,6 +343,7 @@ struct StatusDocument: Encodable {
             orphans = report.orphans.isEmpty ? nil : report.orphans.map { Orphan(id: $0.id, completedAt: $0.at) }
             changed = plan.changed.isEmpty ? nil : plan.changed.map(\.step.id)
             requiredStop = RequiredStopDocument(plan)
+            waiting = plan.waiting.isEmpty ? nil : plan.waiting.map(\.step.id)
         }
     }
 }

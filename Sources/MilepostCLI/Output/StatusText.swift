@@ -76,6 +76,13 @@ enum StatusText {
             let scope = advice.hasTarget ? "for \(plan.to)" : "up to \(plan.to) (no --to given)"
             field("pending", pending.isEmpty ? "none \(scope)" : "\(counted(pending.count, "step")) \(scope):")
             for id in pending { field("", id) }
+            for entry in plan.waiting {
+                field("waiting", "\(entry.step.id): \(entry.reason)")
+            }
+            if let floor = report.state?.floor {
+                field("floor", "releases at \(floor.version) or later start on this store"
+                    + (floor.step.map { " (raised by the contract step \($0))" } ?? ""))
+            }
             for drift in report.drift {
                 field("drift", "\(drift.id) changed in the manifest or its revision after it ran at \(drift.ranAt)", .yellow)
             }
