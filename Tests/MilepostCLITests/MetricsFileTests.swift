@@ -28,9 +28,9 @@ import Testing
             #"# HELP milepost_run_duration_seconds "#,
             #"# TYPE milepost_run_duration_seconds histogram"#,
             #"milepost_run_duration_seconds_count{app="demo",outcome="succeeded"} 1"#,
-            #"milepost_step_attempts_total{app="demo",step="1.1/first",outcome="succeeded"} 1"#,
-            #"milepost_step_attempts_total{app="demo",step="1.2/second",outcome="succeeded"} 1"#,
-            #"milepost_step_duration_seconds_count{app="demo",step="1.2/second",outcome="succeeded"} 1"#,
+            #"milepost_step_attempts_total{app="demo",step="1.1/first",outcome="succeeded",phase="pre-start"} 1"#,
+            #"milepost_step_attempts_total{app="demo",step="1.2/second",outcome="succeeded",phase="pre-start"} 1"#,
+            #"milepost_step_duration_seconds_count{app="demo",step="1.2/second",outcome="succeeded",phase="pre-start"} 1"#,
             #"milepost_lock_wait_seconds_count{store="file",outcome="acquired"} 1"#,
             #"milepost_pending_steps{app="demo"} 0"#,
             #"milepost_stored_version{app="demo",version="1.2"} 1"#,
@@ -67,7 +67,7 @@ import Testing
         #expect(result.status == 1, "\(result.stderr)")
         let text = try work.read("m.prom")
         for line in [
-            #"milepost_step_attempts_total{app="demo",step="1.2/second",outcome="failed"} 1"#,
+            #"milepost_step_attempts_total{app="demo",step="1.2/second",outcome="failed",phase="pre-start"} 1"#,
             #"milepost_run_duration_seconds_count{app="demo",outcome="failed"} 1"#,
             #"milepost_pending_steps{app="demo"} 1"#,
         ] {

@@ -48,7 +48,7 @@ import Testing
         record.app = "a"; record.from = "1"; record.to = "2"; record.step = "2/s"; record.attempt = 1
         record.durationMs = 1; record.error = "e"; record.outcome = .succeeded; record.host = "h"
         record.pid = 1; record.previousRun = "p"; record.cursor = "c"; record.stderr = "s"
-        record.completed = 1; record.total = 2; record.message = "m"
+        record.completed = 1; record.total = 2; record.message = "m"; record.phase = .background
         let unset = Mirror(reflecting: record).children.filter { child in
             let value = Mirror(reflecting: child.value)
             return value.displayStyle == .optional && value.children.isEmpty

@@ -14,13 +14,14 @@ struct RunJournal: Sendable {
     func record(
         _ event: JournalRecord.Event, from: Version? = nil, to: Version? = nil, step: String? = nil,
         attempt: Int? = nil, durationMs: Int? = nil, error: String? = nil, outcome: JournalRecord.Outcome? = nil,
-        cursor: String? = nil, stderr: String? = nil, progress: StepProgress? = nil
+        cursor: String? = nil, stderr: String? = nil, progress: StepProgress? = nil, phase: StepPhase? = nil
     ) -> JournalRecord {
         JournalRecord(
             time: Timestamp.now(), run: run, event: event, app: app, from: from?.text, to: to?.text, step: step,
             attempt: attempt, durationMs: durationMs, error: error, outcome: outcome,
             host: ProcessIdentity.host, pid: ProcessIdentity.pid, cursor: cursor, stderr: stderr,
-            completed: progress?.completed, total: progress?.total, message: progress?.message)
+            completed: progress?.completed, total: progress?.total, message: progress?.message,
+            phase: phase == .preStart ? nil : phase)
     }
 
     /// The `run-finished` record of a run (or revert) refused because `step` was interrupted and

@@ -18,12 +18,13 @@ enum RunTelemetry {
     /// `body` (one `Runner.run`) as the `milepost.run` span, a child of the current context (the
     /// CLI puts a `TRACEPARENT` from its environment there); records the run's metrics.
     static func run(
-        store: any MilepostStore, to target: Version, _ body: () async throws -> RunReport
+        store: any MilepostStore, to target: Version, phase: StepPhase, _ body: () async throws -> RunReport
     ) async throws -> RunReport {
         let clock = ContinuousClock()
         let startedAt = clock.now
         return try await withSpan(SpanName.run) { span in
             span.attributes["milepost.to"] = target.text
+            span.attributes["milepost.phase"] = phase.rawValue
             span.attributes["milepost.store.kind"] = store.kind
             let report: RunReport
             do {
@@ -89,6 +90,7 @@ enum RunTelemetry {
             span.attributes["milepost.step.id"] = step.id
             span.attributes["milepost.step.threshold"] = step.threshold.text
             span.attributes["milepost.step.attempt"] = number
+            span.attributes["milepost.step.phase"] = step.phase.rawValue
             let (outcome, durationMs) = await body()
             let name = outcomeName(outcome)
             span.attributes["milepost.step.outcome"] = name
@@ -96,7 +98,7 @@ enum RunTelemetry {
                 span.attributes["milepost.step.error"] = error
                 span.setStatus(SpanStatus(code: .error, message: error))
             }
-            let dimensions = [("app", app ?? ""), ("step", step.id), ("outcome", name)]
+            let dimensions = [("app", app ?? ""), ("step", step.id), ("outcome", name), ("phase", step.phase.rawValue)]
             Timer(label: MilepostMetric.stepDuration.rawValue, dimensions: dimensions).recordMilliseconds(durationMs)
             Counter(label: MilepostMetric.stepAttempts.rawValue, dimensions: dimensions).increment()
             return (outcome, durationMs)

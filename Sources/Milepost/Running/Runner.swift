@@ -39,7 +39,9 @@ public struct Runner: Sendable {
     /// is fast again. With `options.labels` it always plans and records no digest.
     /// - throws: the manifest's errors, or `StoreError` (a bad stored version is `StoreError.unreadableState`).
     public func run(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
-        try await RunTelemetry.run(store: store, to: target) { try await runUntraced(to: target, manifest: loadManifest) }
+        try await RunTelemetry.run(store: store, to: target, phase: options.phase) {
+            try await runUntraced(to: target, manifest: loadManifest)
+        }
     }
 
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
@@ -304,7 +306,7 @@ public struct Runner: Sendable {
             hooks += results
             return results.first { $0.status != .succeeded }
         }
-        let started = journal.record(.runStarted, from: plan.from, to: target)
+        let started = journal.record(.runStarted, from: plan.from, to: target, phase: options.phase)
         switch decide(plan, state: state, manifest: manifest) {
         case .downgrade:
             let outcome = downgradeOutcome(to: target, state: state)

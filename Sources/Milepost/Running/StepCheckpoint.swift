@@ -53,7 +53,8 @@ actor StepCheckpoint: AttemptRecord {
     /// Before attempt number `attempt`: the step is in progress (or its transaction is open), at
     /// the cursor it resumes from.
     func begin(attempt: Int) async throws {
-        let started = journal.record(direction == .forward ? .stepStarted : .revertStarted, step: step.id, attempt: attempt, cursor: cursor)
+        let started = journal.record(
+            direction == .forward ? .stepStarted : .revertStarted, step: step.id, attempt: attempt, cursor: cursor, phase: step.phase)
         stderrTail = nil
         progressStart = nil
         progressWritten = nil

@@ -66,13 +66,16 @@ public struct JournalRecord: Codable, Sendable, Equatable {
     public var completed: Int?
     public var total: Int?
     public var message: String?
+    /// For `run-started`: the run's phase (`run --phase`), and for `step-started`: the step's
+    /// `phase:`, when it is not the pre-start phase.
+    public var phase: StepPhase?
 
     public init(
         time: Timestamp, run: String, event: Event, app: String? = nil, from: String? = nil,
         to: String? = nil, step: String? = nil, attempt: Int? = nil, durationMs: Int? = nil,
         error: String? = nil, outcome: Outcome? = nil, host: String? = nil, pid: Int32? = nil,
         previousRun: String? = nil, cursor: String? = nil, stderr: String? = nil,
-        completed: Int? = nil, total: Int? = nil, message: String? = nil
+        completed: Int? = nil, total: Int? = nil, message: String? = nil, phase: StepPhase? = nil
     ) {
         self.time = time
         self.run = run
@@ -93,6 +96,7 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         self.completed = completed
         self.total = total
         self.message = message
+        self.phase = phase
     }
 
     enum CodingKeys: String, CodingKey {
@@ -100,7 +104,7 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case durationMs = "duration_ms"
         case error, outcome, host, pid
         case previousRun = "previous_run"
-        case cursor, stderr, completed, total, message
+        case cursor, stderr, completed, total, message, phase
     }
 
     /// Records that must reach the disk before the run goes on.
