@@ -74,6 +74,7 @@ extension MilepostCommand {
                 // The store first: a store that cannot be opened starts no exporter.
                 let opened = try store.open(in: context, manifest: try manifest.named)
                 let observability = RunObservability.start(metricsFile: metricsFile, exporter: context.telemetry)
+                let supervisor = ServiceManagerStatus.start(forwarding: &options.onProgress, logger: logging.makeLogger())
                 let runner = Runner(
                     store: opened, hostStore: try hostStore.open(in: context), options: options, logger: logging.makeLogger(metadataProvider: observability.logMetadata))
                 let (manifest, variables) = (manifest, variables)
@@ -87,6 +88,7 @@ extension MilepostCommand {
                 } catch {
                     outcome = .failure(error)
                 }
+                supervisor?.finish(outcome)
                 await observability.finish()
                 let (report, signal) = try outcome.get()
                 let exitCode = Self.exitCode(for: report.outcome, signal: signal)
