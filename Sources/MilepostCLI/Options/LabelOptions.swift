@@ -30,5 +30,5 @@ struct LabelOptions: ParsableArguments {
         try Setting.value(flag: flag, named: OptionNames.labels, environment: environmentName)
     }
 
-    static let environmentName = "MILEPOST_LABELS"
+    static let environmentName = Setting.variable(OptionNames.labels)
 }
