@@ -13,26 +13,46 @@ hooks=examples/hooks
 root=$(mktemp -d /tmp/milepost-recipes.XXXXXX)
 cleanup() { rm -rf "$root" milepost.yaml milepost.lock VERSION; }
 
+# Every validator must be there: a missing one fails the check, never skips it.
+for tool in "$bin/actionlint" "$bin/kubernetes-validate" "$bin/python" systemd-analyze; do
+    command -v "$tool" >/dev/null || { echo "recipes: $tool is missing" >&2; exit 1; }
+done
+# Every recipe has its check: a new file in examples/hooks needs one here (entrypoint.sh runs in
+# EntrypointExampleTests; *.service and *.timer are verified below, whatever their names).
+for recipe in "$hooks"/*; do
+    case ${recipe##*/} in
+        github-actions.yml | kubernetes.yaml | entrypoint.sh | *.service | *.timer) ;;
+        *) echo "recipes: $recipe is checked by nothing: add its validator to $0" >&2; exit 1 ;;
+    esac
+done
+
 echo "recipes: actionlint $hooks/github-actions.yml"
 "$bin/actionlint" "$hooks/github-actions.yml"
 
 echo "recipes: kubernetes-validate --strict $hooks/kubernetes.yaml"
 "$bin/kubernetes-validate" --strict "$hooks/kubernetes.yaml"
 
-# systemd-analyze verify checks the unit against a root holding the stock units it is ordered
-# against and stand-in executables at every path it runs (it refuses commands that do not exist).
-# It prints problems as warnings and still exits 0, so any output is a failure here.
-echo "recipes: systemd-analyze verify $hooks/titi.service"
+# systemd-analyze verify checks the units against a root holding the stock units they are ordered
+# against and stand-in executables at every path they run (it refuses commands that do not exist).
+# It prints problems as warnings and still exits 0, so any output is a failure here. Every unit in
+# examples/hooks is checked, each with the others beside it (titi-background.service is wanted by
+# titi.service).
+units=()
+for unit in "$hooks"/*.service "$hooks"/*.timer; do [ -e "$unit" ] && units+=("${unit##*/}"); done
+[ ${#units[@]} -gt 0 ] || { echo "recipes: no systemd unit in $hooks" >&2; exit 1; }
+echo "recipes: systemd-analyze verify ${units[*]}"
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/etc/systemd/system" "$root/usr/lib/systemd"
 cp -a /lib/systemd/system "$root/usr/lib/systemd/"
-cp "$hooks/titi.service" "$root/etc/systemd/system/"
-for executable in $(sed -nE 's/^Exec[A-Za-z]*=[-@:+!]*(\/[^ ]+).*/\1/p' "$hooks/titi.service"); do
-    mkdir -p "$root$(dirname "$executable")"
-    printf '#!/bin/sh\nexit 0\n' > "$root$executable"
-    chmod 0755 "$root$executable"
+for unit in "${units[@]}"; do
+    cp "$hooks/$unit" "$root/etc/systemd/system/"
+    for executable in $(sed -nE 's/^Exec[A-Za-z]*=[-@:+!]*(\/[^ ]+).*/\1/p' "$hooks/$unit"); do
+        mkdir -p "$root$(dirname "$executable")"
+        printf '#!/bin/sh\nexit 0\n' > "$root$executable"
+        chmod 0755 "$root$executable"
+    done
 done
-findings=$(systemd-analyze verify --root="$root" titi.service 2>&1) || { echo "$findings" >&2; exit 1; }
+findings=$(systemd-analyze verify --root="$root" "${units[@]}" 2>&1) || { echo "$findings" >&2; exit 1; }
 [ -z "$findings" ] || { echo "$findings" >&2; echo "recipes: systemd-analyze verify reported the above" >&2; exit 1; }
 
 # The workflow's own steps, with this repository as the application: its example manifest as

@@ -43,10 +43,8 @@ enum PreStart {
     /// Synchronous on purpose: called on the main thread, it answers before any thread starts.
     static func attempt(_ arguments: [String], context: CommandContext) -> Int32? {
         // An exporter the environment asks for gets the run's span and metrics from the full path.
-        // So do the variables that make a run more than a pre-start run on one store.
-        guard let values = parse(arguments), context.telemetry?.isRequested() != true,
-              [LabelOptions.environmentName, PhaseOption.environmentName, HostStoreOption.environmentName]
-                .allSatisfy({ ProcessEnvironment.value($0) == nil }) else { return nil }
+        guard let flags = parse(arguments), context.telemetry?.isRequested() != true,
+              let values = withEnvironment(flags) else { return nil }
         do {
             // The manifest is not parsed here (only its digest taken), but an empty --manifest or
             // MILEPOST_MANIFEST is the same usage error (64) it is for the parser.
@@ -66,12 +64,34 @@ enum PreStart {
             try MilepostCommand.Run.show(
                 report, format: format, exitCode: ExitStatus.ok.rawValue, signal: nil,
                 progress: RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY),
-                hint: CommandHint(store: values[OptionNames.store], manifest: values[OptionNames.manifest]),
+                hint: CommandHint(store: flags[OptionNames.store], manifest: flags[OptionNames.manifest]),
                 file: manifest ?? "milepost.yaml")
             return 0
         } catch {
             return nil
         }
+    }
+
+    /// `values` with, for each option not given as a flag, its environment variable's value
+    /// (`Setting.variable`; a boolean flag that is on has the value ""). Nil — the full path — when a
+    /// variable is empty or bad (the parser names it) or sets an option the fast path declines.
+    private static func withEnvironment(_ flags: [String: String]) -> [String: String]? {
+        var values = flags
+        for name in Set(options.keys).union(Self.flags).union(declined) where values[name] == nil {
+            guard let text = ProcessEnvironment.value(Setting.variable(name)) else { continue }
+            guard !text.isEmpty else { return nil }
+            if Self.flags.contains(name) || name == OptionNames.dryRun {
+                guard let on = Setting.boolean(text) else { return nil }
+                guard on else { continue }
+                values[name] = ""
+            } else {
+                guard let check = options[name] else { return nil }  // --metrics-file, --labels
+                guard check?(text) ?? true else { return nil }
+                values[name] = text
+            }
+            if declined.contains(name) { return nil }
+        }
+        return values
     }
 
     /// `run` followed by known long options (`--name value`, `--name=value`, or a flag), each at most once.

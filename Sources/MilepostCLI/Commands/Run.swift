@@ -29,43 +29,71 @@ extension MilepostCommand {
         @OptionGroup var target: TargetOption
         @OptionGroup var labels: LabelOptions
         @OptionGroup var phase: PhaseOption
-        @Flag(name: .customLong(OptionNames.dryRun), help: "Show what would run; write nothing, take no lock.")
+        @Flag(
+            name: .customLong(OptionNames.dryRun),
+            help: "Show what would run; write nothing, take no lock \(Setting.help(OptionNames.dryRun)).")
         var dryRun = false
-        @Option(name: .customLong(OptionNames.lockTimeout), duration: "How long to wait for another runner's lock.")
-        var lockTimeout = DurationArgument(.seconds(60))
-        @Option(name: .customLong(OptionNames.terminationGrace), duration: "How long a cancelled step may take to stop before it is killed.")
-        var terminationGrace = DurationArgument(.seconds(25))
+        @Option(long: OptionNames.lockTimeout, duration: "How long to wait for another runner's lock.", default: Defaults.lockTimeout)
+        var lockTimeout: DurationArgument?
         @Option(
-            name: .customLong(OptionNames.progressInterval),
-            duration: "The least time between two writes of a step's progress to the store (status, journal).")
-        var progressInterval = DurationArgument(.seconds(5))
-        @Flag(name: .customLong(OptionNames.allowDowngrade), help: "Accept a --to below the stored version: exit 0 and keep the stored version.")
+            long: OptionNames.terminationGrace, duration: "How long a cancelled step may take to stop before it is killed.",
+            default: Defaults.terminationGrace)
+        var terminationGrace: DurationArgument?
+        @Option(
+            long: OptionNames.progressInterval,
+            duration: "The least time between two writes of a step's progress to the store (status, journal).",
+            default: Defaults.progressInterval)
+        var progressInterval: DurationArgument?
+        @Flag(
+            name: .customLong(OptionNames.allowDowngrade),
+            help: "Accept a --to below the stored version: exit 0 and keep the stored version \(Setting.help(OptionNames.allowDowngrade)).")
         var allowDowngrade = false
         @Option(
             name: .customLong(OptionNames.format),
-            help: "How to print the result: github adds a workflow annotation for a failed or interrupted step.")
-        var format: ReportFormat = .text
+            help: ArgumentHelp(
+                "How to print the result: github adds a workflow annotation for a failed or interrupted step "
+                    + "\(Setting.help(OptionNames.format, default: "text"))."))
+        var format: ReportFormat?
         @Option(
             name: .customLong(OptionNames.metricsFile),
             help: ArgumentHelp(
-                "Write the run's metrics to this file in Prometheus text format (replaced atomically).",
+                "Write the run's metrics to this file in Prometheus text format \(Setting.help(OptionNames.metricsFile)); it is replaced atomically.",
                 discussion: "For node_exporter's textfile collector: name it *.prom in its directory.",
                 valueName: "path"))
         var metricsFile: String?
         @OptionGroup var logging: LoggingOptions
 
+        /// The defaults of the options that a flag, else a variable, else these give.
+        enum Defaults {
+            static let lockTimeout = Duration.seconds(60)
+            static let terminationGrace = Duration.seconds(25)
+            static let progressInterval = Duration.seconds(5)
+        }
+
+        /// Refuses an empty or bad variable of `run`'s own options while parsing, with the usage.
+        func validate() throws { _ = try settings() }
+
+        /// `run`'s own options, each from its flag, else its variable (`Setting`), else its default.
+        func settings() throws -> (options: RunOptions, format: ReportFormat, metricsFile: String?) {
+            var options = RunOptions()
+            options.dryRun = try Setting.isOn(dryRun, named: OptionNames.dryRun)
+            options.allowDowngrade = try Setting.isOn(allowDowngrade, named: OptionNames.allowDowngrade)
+            options.lockTimeout = try Setting.value(lockTimeout, named: OptionNames.lockTimeout)?.duration ?? Defaults.lockTimeout
+            options.terminationGrace =
+                try Setting.value(terminationGrace, named: OptionNames.terminationGrace)?.duration ?? Defaults.terminationGrace
+            options.progressInterval =
+                try Setting.value(progressInterval, named: OptionNames.progressInterval)?.duration ?? Defaults.progressInterval
+            let format = try Setting.value(self.format, named: OptionNames.format) ?? .text
+            return (options, format, try Setting.value(metricsFile, named: OptionNames.metricsFile))
+        }
+
         func run(in context: CommandContext) async throws {
             let hint = CommandHint(store: store.store, manifest: manifest.manifest)
             try await reportingFailures(hint: hint) {
                 let target = try target.required()
-                var options = RunOptions()
-                options.dryRun = dryRun
+                var (options, format, metricsFile) = try settings()
                 options.labels = try labels.expression
                 options.phase = try phase.resolved
-                options.allowDowngrade = allowDowngrade
-                options.lockTimeout = lockTimeout.duration
-                options.terminationGrace = terminationGrace.duration
-                options.progressInterval = progressInterval.duration
                 options.manifestInputs = try manifest.inputs(variables)
                 let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY)
                 if format != .json { options.onProgress = progress.handle }

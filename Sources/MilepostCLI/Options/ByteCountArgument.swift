@@ -13,3 +13,10 @@ struct ByteCountArgument: ExpressibleByArgument {
 
     var defaultValueDescription: String { "\(bytes)" }
 }
+
+extension ByteCountArgument: SettingValue {
+    init(setting text: String) throws {
+        guard let value = Self(argument: text) else { throw ValidationError("'\(text)' is not a whole number of bytes") }
+        self = value
+    }
+}

@@ -17,12 +17,30 @@ struct DurationArgument: Sendable {
     }
 }
 
+extension DurationArgument: SettingValue {
+    init(setting text: String) throws { try self.init(parsing: text) }
+}
+
 extension Option where Value == DurationArgument {
     /// A duration option: `help` with its default appended as ArgumentParser does for other types,
     /// and a bad value rejected with `DurationText`'s reason rather than a bare "invalid".
     init(wrappedValue: DurationArgument, name: NameSpecification = .long, duration help: String) {
         self.init(
             wrappedValue: wrappedValue, name: name, help: ArgumentHelp("\(help) (default: \(DurationText.format(wrappedValue.duration)))"),
+            transform: DurationArgument.init(parsing:))
+    }
+}
+
+extension Option where Value == DurationArgument? {
+    /// The duration option `--name`, which its environment variable may give too (`Setting`): nil
+    /// when the flag is not given, so the variable and then `defaultValue` apply. Its help names
+    /// the variable and the default.
+    init(long name: String, duration help: String, default defaultValue: Duration) {
+        self.init(
+            name: .customLong(name),
+            help: ArgumentHelp(
+                "\(help.hasSuffix(".") ? String(help.dropLast()) : help) "
+                    + "\(Setting.help(name, default: DurationText.format(defaultValue)))."),
             transform: DurationArgument.init(parsing:))
     }
 }

@@ -5,20 +5,20 @@ import Milepost
 struct HostStoreOption: ParsableArguments {
     @Option(name: .customLong(OptionNames.hostStore), help: ArgumentHelp(
         "This host's own store, for the steps that run once on every host (scope: host): a directory on the host "
-            + "(env MILEPOST_HOST_STORE). Needed when the manifest has such steps.",
+            + Setting.help(OptionNames.hostStore) + ". Needed when the manifest has such steps.",
         valueName: "directory"))
     var hostStore: String?
 
-    func validate() throws { _ = try Self.spec(hostStore) }
+    func validate() throws { _ = try spec }
+
+    /// The flag's store, else `MILEPOST_HOST_STORE`'s; nil when neither names one.
+    /// - throws: `ValidationError` when either is empty.
+    var spec: String? {
+        get throws { try Setting.value(flag: hostStore, named: OptionNames.hostStore, environment: Setting.variable(OptionNames.hostStore)) }
+    }
 
     /// Opens the host store; nil when neither the flag nor the variable names one.
     func open(in context: CommandContext) throws -> (any MilepostStore)? {
-        try Self.spec(hostStore).map(context.openStore)
+        try spec.map(context.openStore)
     }
-
-    static func spec(_ flag: String?) throws -> String? {
-        try Setting.value(flag: flag, named: OptionNames.hostStore, environment: environmentName)
-    }
-
-    static let environmentName = "MILEPOST_HOST_STORE"
 }

@@ -13,14 +13,15 @@ struct LabelOptions: ParsableArguments {
     func validate() throws { _ = try expression }
 
     /// The expression from the flag, else `MILEPOST_LABELS`; nil when neither gives one.
-    /// - throws: `ValidationError` pointing at the column of a syntax error, or for an empty value.
+    /// - throws: `ValidationError` pointing at the column of a syntax error (naming `MILEPOST_LABELS`
+    ///   when the expression is its), or for an empty value.
     var expression: LabelExpression? {
         get throws {
             guard let text = try Self.text(labels) else { return nil }
             do {
                 return try LabelExpression(parsing: text)
             } catch {
-                throw ValidationError("invalid label expression at \(error)")
+                throw ValidationError("\(labels == nil ? "\(Self.environmentName): " : "")invalid label expression at \(error)")
             }
         }
     }
@@ -30,5 +31,5 @@ struct LabelOptions: ParsableArguments {
         try Setting.value(flag: flag, named: OptionNames.labels, environment: environmentName)
     }
 
-    static let environmentName = "MILEPOST_LABELS"
+    static let environmentName = Setting.variable(OptionNames.labels)
 }

@@ -12,7 +12,7 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     /// Refuses an empty `--store` or `MILEPOST_STORE` while parsing, with the command's usage.
-    func validate() throws { _ = try Setting.value(flag: store, named: OptionNames.store, environment: "MILEPOST_STORE") }
+    func validate() throws { _ = try Setting.value(flag: store, named: OptionNames.store, environment: Setting.variable(OptionNames.store)) }
 
     /// Opens the store; `manifest` is the manifest the user named (`--manifest` or `MILEPOST_MANIFEST`),
     /// nil for the default `milepost.yaml`.
@@ -35,7 +35,7 @@ struct StoreOptions: ParsableArguments {
     ///   used, has no store yet, and `./.milepost` in the working directory has one (nothing is
     ///   migrated silently: the message says how to keep using it).
     static func spec(_ flag: String?, manifest: String?) throws -> String {
-        if let named = try Setting.value(flag: flag, named: OptionNames.store, environment: "MILEPOST_STORE") { return named }
+        if let named = try Setting.value(flag: flag, named: OptionNames.store, environment: Setting.variable(OptionNames.store)) { return named }
         let beside = defaultSpec(manifest: manifest)
         if beside != workingDirectoryStore, !FileCalls.exists(beside), FileCalls.exists(workingDirectoryStore) {
             throw ValidationError("""
