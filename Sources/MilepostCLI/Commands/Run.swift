@@ -88,7 +88,7 @@ extension MilepostCommand {
         }
 
         func run(in context: CommandContext) async throws {
-            let hint = CommandHint(store: store.store, manifest: manifest.manifest)
+            let hint = CommandHint(store: store.store, manifest: manifest.manifest, hostStore: hostStore.hostStore)
             try await reportingFailures(hint: hint) {
                 let target = try target.required()
                 var (options, format, metricsFile) = try settings()

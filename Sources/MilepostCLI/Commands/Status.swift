@@ -53,7 +53,7 @@ extension MilepostCommand {
                     store: try store.open(in: context, manifest: try manifest.named), hostStore: try hostStore.open(in: context),
                     options: options, logger: logging.makeLogger())
                 let report = try await runner.status(manifest: loaded, to: target)
-                let hint = CommandHint(store: store.store, manifest: manifest.manifest)
+                let hint = CommandHint(store: store.store, manifest: manifest.manifest, hostStore: hostStore.hostStore)
                 let advice = StatusAdvice(report, hint: hint, target: target)
                 let app = report.state?.app ?? loaded?.app
                 if format == .json {

@@ -13,9 +13,16 @@ struct CommandHint {
     var store: String?
     /// The `--manifest` the user gave.
     var manifest: String?
+    /// The `--host-store` the user gave.
+    var hostStore: String? = nil
 
-    /// `milepost command arguments… [--store S] [--manifest M]`, each word quoted for a shell.
+    /// `milepost command arguments… [--store S] [--manifest M] [--host-store H]`, each word quoted for a shell.
     func milepost(_ command: String, _ arguments: String...) -> String {
+        milepost(command, arguments: arguments)
+    }
+
+    /// `milepost(_:_:)` with the arguments in an array.
+    func milepost(_ command: String, arguments: [String]) -> String {
         let accepted = Self.longOptions(of: command)
         var flags: [String] = []
         if accepted.contains(OptionNames.store),
@@ -23,6 +30,7 @@ struct CommandHint {
             flags += ["--\(OptionNames.store)", URLPassword.removed(from: store)]
         }
         if accepted.contains(OptionNames.manifest), let manifest { flags += ["--\(OptionNames.manifest)", manifest] }
+        if accepted.contains(OptionNames.hostStore), let hostStore { flags += ["--\(OptionNames.hostStore)", hostStore] }
         return (["milepost", command] + arguments + flags).map(Self.quoted).joined(separator: " ")
     }
 

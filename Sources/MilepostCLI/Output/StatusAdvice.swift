@@ -12,8 +12,12 @@ struct StatusAdvice {
 
     init(_ report: StatusReport, hint: CommandHint, target: Version?) {
         let to = target.map { $0.text } ?? "VERSION"
-        let run = LabelHint.expression(for: report.plan).map { hint.milepost("run", "--to", to, "--labels", $0) }
-            ?? hint.milepost("run", "--to", to)
+        let labels = LabelHint.expression(for: report.plan).map { ["--labels", $0] } ?? []
+        /// The run that runs the steps of `phase` (and the pre-start steps).
+        let runOf = { (phase: StepPhase?) in
+            hint.milepost("run", arguments: ["--to", to] + labels + (phase.map { $0 == .preStart ? [] : ["--phase", $0.rawValue] } ?? []))
+        }
+        let run = runOf(report.plan?.scope.phase)
         var next: [String] = []
         let steps = report.plan?.entries.map(\.step) ?? []
         let idempotent = { (id: String) in steps.first { $0.id == id }?.idempotent == true }
@@ -46,7 +50,7 @@ struct StatusAdvice {
             let id = report.interrupted?.id ?? "?"
             if let mark = report.interrupted, let cursor = mark.cursor, resumes(mark), !idempotent(id) {
                 sentence = "\(id) was interrupted; it is resumable and the next run resumes it at its cursor \(cursor)"
-                next.append("`\(run)`")
+                next.append("`\(runOf(mark.phase))`")
                 next.append("or, to start it over: `\(hint.milepost("resolve", id, "--retry", "--from-start"))`")
             } else if idempotent(id) {
                 sentence = "\(id) was interrupted; it is idempotent and runs again on the next run"
