@@ -84,7 +84,7 @@ import Testing
             #expect(off.status == 0 && work.exists("ran"), "\(off.stderr)")
         },
         "MILEPOST_LOCK_TIMEOUT": { work in
-            try withHeldLock(in: work) {
+            try ReliabilityLockTests.withHeldLock(in: work) { _ in
                 let start = ContinuousClock.now
                 let result = try work.milepost(["MILEPOST_LOCK_TIMEOUT": "300ms"]).run("run", "--to", "1")
                 #expect(result.status == 75, "\(result.stderr)")
@@ -209,21 +209,6 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty && result.stderr.contains("1/exec"), "\(result.stdout)")
         #expect(try work.read("ran") == "1\n")
-    }
-
-    /// Runs `body` while another runner holds the store's lock (its step sleeps).
-    static func withHeldLock(in work: WorkDirectory, _ body: () throws -> Void) throws {
-        try work.write(
-            "migrations:\n  1: [{name: exec, with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 300']}}]\n",
-            to: "milepost.yaml")
-        let (holder, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
-        defer {
-            kill(holder.processIdentifier, SIGKILL)
-            work.killOrphanedStep()
-            _ = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(30))
-        }
-        #expect(ReliabilityFixture.eventually { work.exists("started") })
-        try body()
     }
 }
 

@@ -11,9 +11,9 @@ import Testing
               with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 300']}
         """
 
-    @Test func aTimeoutNamesTheHoldersPidHostSinceAndRun() throws {
-        let work = try WorkDirectory()
-        try work.write(Self.manifest, to: "milepost.yaml")
+    /// Runs `body` with the runner that holds the store's lock in `work` (its step sleeps), then kills it.
+    static func withHeldLock(in work: WorkDirectory, _ body: (Process) throws -> Void) throws {
+        try work.write(manifest, to: "milepost.yaml")
         let (holder, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
         defer {
             kill(holder.processIdentifier, SIGKILL)
@@ -21,18 +21,25 @@ import Testing
             _ = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(30))
         }
         #expect(ReliabilityFixture.eventually { work.exists("started") })
-        let recorded = try ReliabilityFixture.object(try work.read(".milepost/lock"))
-        let since = try #require(recorded["since"] as? String)
-        let run = try #require(recorded["run"] as? String)
-        #expect(recorded["pid"] as? Int == Int(holder.processIdentifier))
-        #expect(recorded["host"] as? String == ReliabilityFixture.host)
-        #expect(ReliabilityFixture.isTimestamp(since))
+        try body(holder)
+    }
 
-        let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "300ms")
-        #expect(result.status == 75)
-        #expect(result.stderr.contains(
-            "could not take the lock of .milepost within 300ms: held by pid \(holder.processIdentifier) on \(ReliabilityFixture.host) since \(since) (run \(run))"),
-            "\(result.stderr)")
+    @Test func aTimeoutNamesTheHoldersPidHostSinceAndRun() throws {
+        let work = try WorkDirectory()
+        try Self.withHeldLock(in: work) { holder in
+            let recorded = try ReliabilityFixture.object(try work.read(".milepost/lock"))
+            let since = try #require(recorded["since"] as? String)
+            let run = try #require(recorded["run"] as? String)
+            #expect(recorded["pid"] as? Int == Int(holder.processIdentifier))
+            #expect(recorded["host"] as? String == ReliabilityFixture.host)
+            #expect(ReliabilityFixture.isTimestamp(since))
+
+            let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "300ms")
+            #expect(result.status == 75)
+            #expect(result.stderr.contains(
+                "could not take the lock of .milepost within 300ms: held by pid \(holder.processIdentifier) on \(ReliabilityFixture.host) since \(since) (run \(run))"),
+                "\(result.stderr)")
+        }
     }
 
     /// A lock file naming a live process (this test) whose lock is not held does not block anyone.

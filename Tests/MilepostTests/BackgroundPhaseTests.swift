@@ -9,23 +9,9 @@ import Testing
 @Suite struct BackgroundPhaseTests {
     @Test func theLaunchRunLeavesTheBackgroundStepAndACancelledBackgroundRunResumesAtItsCursor() async throws {
         let fixture = try RunnerFixture()
-        let done = Mutex<[Int]>([])
-        let pause = Mutex(true)
+        let units = RunnerFixture.Units(100, pauseAfter: 40)
         var registry = RunnerFixture.registry(recording: fixture.recorder)
-        registry.register("removeEmptyDailys", resumable: true) { context in
-            var next = Int(context.resumeCursor ?? "0")! + 1
-            while next <= 100 {
-                do {
-                    if pause.withLock({ $0 }) && next > 40 { try await Task.sleep(for: .seconds(60)) }
-                    try Task.checkCancellation()
-                } catch {
-                    try await context.commitCursor(String(next - 1))
-                    throw error
-                }
-                done.withLock { $0.append(next) }
-                next += 1
-            }
-        }
+        registry.register("removeEmptyDailys", resumable: true, units.body)
         let manifest = try fixture.manifest("""
             migrations:
               "2.1":
@@ -36,11 +22,11 @@ import Testing
         let launch = try await fixture.run(manifest, to: "2.1")
         #expect(launch.outcome == .succeeded)
         #expect(fixture.ran == ["2.1/note"])
-        #expect(done.withLock { $0 }.isEmpty)
+        #expect(units.done.withLock { $0 }.isEmpty)
         #expect(launch.plan?.waiting.map(\.step.id) == ["2.1/removeEmptyDailys"])
 
         let background = Task { try await fixture.run(manifest, to: "2.1") { $0.phase = .background } }
-        while done.withLock({ $0.count }) < 40 { try await Task.sleep(for: .milliseconds(10)) }
+        while units.done.withLock({ $0.count }) < 40 { try await Task.sleep(for: .milliseconds(10)) }
         background.cancel()
         let suspended = try await background.value
         #expect(suspended.outcome == .interrupted)
@@ -52,10 +38,10 @@ import Testing
         #expect(Readiness(try await fixture.state(), for: Version("2.1")!) == .ready)
         #expect(Readiness(try await fixture.state(), for: Version("2.1")!, phase: .background) != .ready)
 
-        pause.withLock { $0 = false }
+        units.paused.withLock { $0 = false }
         let resumed = try await fixture.run(manifest, to: "2.1") { $0.phase = .background }
         #expect(resumed.outcome == .succeeded)
-        #expect(done.withLock { $0 } == Array(1...100))
+        #expect(units.done.withLock { $0 } == Array(1...100))
         #expect(try await fixture.state()?.completed.map(\.id) == ["2.1/note", "2.1/removeEmptyDailys"])
         #expect(fixture.ran == ["2.1/note"])
     }

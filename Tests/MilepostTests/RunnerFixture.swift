@@ -43,6 +43,40 @@ final class RunnerFixture: Sendable {
 
     var registry: StepRegistry { Self.registry(recording: recorder) }
 
+    /// The pattern docs/library.md shows for a long step: units `1...total`, each appended to
+    /// `done`; before each unit after `pauseAfter` it waits while `paused` (a minute at a time),
+    /// and on cancellation (a timeout, a cancelled task) it commits the last unit done as its
+    /// cursor and stops. An attempt resumes after the unit its cursor names.
+    final class Units: Sendable {
+        let total: Int
+        let pauseAfter: Int
+        let done = Mutex<[Int]>([])
+        let paused = Mutex(true)
+
+        init(_ total: Int, pauseAfter: Int) {
+            self.total = total
+            self.pauseAfter = pauseAfter
+        }
+
+        /// The step's body, to register.
+        var body: @Sendable (StepContext<NoParameters>) async throws -> Void {
+            { [self] context in
+                var next = Int(context.resumeCursor ?? "0")! + 1
+                while next <= total {
+                    do {
+                        if paused.withLock({ $0 }) && next > pauseAfter { try await Task.sleep(for: .seconds(60)) }
+                        try Task.checkCancellation()
+                    } catch {
+                        try await context.commitCursor(String(next - 1))
+                        throw error
+                    }
+                    done.withLock { $0.append(next) }
+                    next += 1
+                }
+            }
+        }
+    }
+
     /// The test steps: `note`, `breakable`, `flaky`, `sleep`, `sleepSafely` (idempotent), plus `exec`.
     static func registry(recording recorder: Recorder) -> StepRegistry {
         var registry = StepRegistry.standard

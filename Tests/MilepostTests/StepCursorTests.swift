@@ -75,32 +75,18 @@ import Testing
     /// cancellation (here a timeout) commit where it stopped; the next run resumes exactly there.
     @Test func aStepThatCommitsItsCursorOnCancellationResumesExactlyThere() async throws {
         let fixture = try RunnerFixture()
-        let done = Mutex<[Int]>([])
-        let slow = Mutex(true)
+        let units = RunnerFixture.Units(1000, pauseAfter: 3)
         var registry = StepRegistry()
-        registry.register("units", resumable: true) { context in
-            var next = Int(context.resumeCursor ?? "0")! + 1
-            while next <= 1000 {
-                do {
-                    if slow.withLock({ $0 }) && next > 3 { try await Task.sleep(for: .seconds(60)) }
-                    try Task.checkCancellation()
-                } catch {
-                    try await context.commitCursor(String(next - 1))
-                    throw error
-                }
-                done.withLock { $0.append(next) }
-                next += 1
-            }
-        }
+        registry.register("units", resumable: true, units.body)
         let manifest = try fixture.manifest("migrations:\n  1:\n    - name: units\n      timeout: 100ms\n", registry: registry)
         let first = try await fixture.run(manifest, to: "1") { $0.terminationGrace = .seconds(30) }
         #expect(first.outcome == .failed)
         #expect(try await fixture.state()?.failed?.cursor == "3")
 
-        slow.withLock { $0 = false }
+        units.paused.withLock { $0 = false }
         let second = try await fixture.run(manifest, to: "1")
         #expect(second.outcome == .succeeded)
-        #expect(done.withLock { $0 } == Array(1...1000))
+        #expect(units.done.withLock { $0 } == Array(1...1000))
     }
 
     @Test func aResumableRegistrationMakesTheManifestStepResumable() throws {

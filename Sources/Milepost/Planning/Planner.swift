@@ -14,10 +14,10 @@ public enum Planner {
     ///     planned as on a host that has run none (a new host), from the manifest's baseline.
     public static func plan(
         _ manifest: Manifest, state: StoredState?, from: Version, origin: Plan.Origin, to target: Version,
-        lockHolder: LockHolder? = nil, lateFloor: Version? = nil, scope: PlanScope = PlanScope(), host: HostRecords? = nil
+        lockHolder: LockHolder? = nil, lateFloor: Version? = nil, scope: PlanScope = PlanScope(), host: StoreRecords? = nil
     ) -> Plan {
-        let fleet = HostRecords(state: state, from: from, lateFloor: lateFloor, lockHolder: lockHolder)
-        let host = host ?? HostRecords(state: nil, from: manifest.baseline)
+        let fleet = StoreRecords(state: state, from: from, lateFloor: lateFloor, lockHolder: lockHolder)
+        let host = host ?? StoreRecords(state: nil, from: manifest.baseline)
         let (fleetCompleted, hostCompleted) = (fleet.completed, host.completed)
         let repeatable = RepeatableSteps(manifest, state: state)
         let entries = repeatable.runOrder.map { step -> Plan.Entry in
@@ -44,7 +44,7 @@ public enum Planner {
 
     /// What a store records, as the planner reads it: its state, the version a run on it starts
     /// from, its late floor and its lock's holder (`plan(_:state:from:origin:to:lockHolder:lateFloor:scope:host:)`).
-    public struct HostRecords: Sendable {
+    public struct StoreRecords: Sendable {
         public var state: StoredState?
         public var from: Version
         public var lateFloor: Version?

@@ -30,10 +30,10 @@ extension Runner {
     }
 
     /// The planner's records of the host store; nil without a view (a new host is planned).
-    func hostRecords(_ manifest: Manifest, _ view: HostView?) async throws -> Planner.HostRecords? {
+    func hostRecords(_ manifest: Manifest, _ view: HostView?) async throws -> Planner.StoreRecords? {
         guard let view, let hostStore else { return nil }
         let host = Runner(store: hostStore, options: options, logger: logger)
-        return Planner.HostRecords(
+        return Planner.StoreRecords(
             state: view.state, from: view.state?.version ?? manifest.baseline,
             lateFloor: try await host.lateFloor(manifest, state: view.state), lockHolder: view.lockHolder)
     }
