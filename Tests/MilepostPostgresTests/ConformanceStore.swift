@@ -59,8 +59,12 @@ final class ConformanceStore: Sendable {
             .interrupted(InProgressStep(
                 id: "2.1.0/items", run: "run-0", since: Timestamp("2026-01-01T00:00:00.000Z")!, attempt: 1, host: "test-host",
                 pid: 4141, cursor: "50")),
-            .failed(FailedStep(id: "2.1.0/copy", run: "run-0", at: Timestamp("2026-01-01T00:01:00.000Z")!, error: "full", cursor: "7")),
+            .failed(FailedStep(
+                id: "2.1.0/copy", run: "run-0", at: Timestamp("2026-01-01T00:01:00.000Z")!, error: "full", cursor: "7",
+                phase: .background)),
         ]
+        state.inProgress?.phase = .contract
+        state.floor = CompatibilityFloor(version: Version("2.0.0")!, step: "2.0.0/backfill")
         return state
     }()
 

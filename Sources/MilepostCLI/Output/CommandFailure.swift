@@ -18,7 +18,7 @@ enum CommandFailure {
             }
         case let error as UnrecordedStepOutcome: exitCode(for: error.storeError)
         case is StepStillRunningError: ExitStatus.lockTimeout.rawValue
-        case is Runner.MaintenanceError, is OtherApplicationError, is HostStoreRequired: ExitStatus.usage.rawValue
+        case is Runner.MaintenanceError, is OtherApplicationError, is HostStoreRequired, is StoreCopy.Refusal: ExitStatus.usage.rawValue
         case let error as RevertError:
             switch error {
             case .irreversible: ExitStatus.invalidManifest.rawValue
@@ -36,6 +36,8 @@ enum CommandFailure {
         switch error {
         case Runner.MaintenanceError.stateExists:
             "pass --force to replace it"
+        case StoreCopy.Refusal.targetHasState:
+            "pass --force to replace its state (the copied journal records are appended to its own)"
         case RevertError.unfinished(let to):
             "finish it first: `\(hint.milepost("revert", "--to", to.text))`"
         case RevertError.notBelow:
