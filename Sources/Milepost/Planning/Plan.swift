@@ -66,6 +66,9 @@ public struct Plan: Sendable {
         case conditionPassed(StepCondition, from: Version)
         /// Undone by the unfinished revert to this version.
         case reverted(to: Version)
+        /// A fresh install that records its target (`FreshInstallPolicy.record`): only the `when:
+        /// fresh-install` steps run.
+        case freshInstallRecorded
         /// Due, and left for a run of its phase (`PlanScope.admits(_:from:to:)`).
         case waiting(StepPhase)
         /// A contract or background step at or below the stored version that never ran: a run
@@ -101,6 +104,8 @@ public struct Plan: Sendable {
                 "when: \(when.rawValue) was decided by the run that passed it (at or below \(from)); it does not run later"
             case .reverted(let to):
                 "undone by the unfinished revert to \(to): runs again on a run above \(to) once the revert is finished"
+            case .freshInstallRecorded:
+                "a fresh install that records its target: only the when: fresh-install steps run (fresh install: record)"
             case .waiting(.contract):
                 "phase: contract: waits for the rollout; runs in 'run --phase contract' or in the next release's run"
             case .waiting(.background): "phase: background: runs in the background runner ('run --phase background')"

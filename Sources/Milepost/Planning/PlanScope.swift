@@ -11,11 +11,18 @@ public struct PlanScope: Sendable {
     /// steps a newer release's run may run, `admits(_:from:to:)`); `.contract` adds the contract
     /// steps up to the target; `.background` adds the background steps.
     public var phase: StepPhase
+    /// A fresh install records its target and runs only the `when: fresh-install` steps
+    /// (`FreshInstallPolicy.record`); the other steps are out of scope. Only with `freshInstall`.
+    public var recordsFreshInstall: Bool
 
-    public init(labels: LabelExpression? = nil, freshInstall: Bool = false, phase: StepPhase = .preStart) {
+    public init(
+        labels: LabelExpression? = nil, freshInstall: Bool = false, phase: StepPhase = .preStart,
+        recordsFreshInstall: Bool = false
+    ) {
         self.labels = labels
         self.freshInstall = freshInstall
         self.phase = phase
+        self.recordsFreshInstall = freshInstall && recordsFreshInstall
     }
 
     /// Whether a run of this phase from `from` to `target` runs `step` when it is due.
@@ -35,6 +42,7 @@ public struct PlanScope: Sendable {
     /// Why `step` is out of scope in a run that passes its threshold; nil when it is in scope.
     func exclusion(of step: ManifestStep) -> Plan.Reason? {
         if let when = step.when, (when == .freshInstall) != freshInstall { return .condition(when) }
+        if recordsFreshInstall, step.when != .freshInstall { return .freshInstallRecorded }
         if let labels, !step.labels.isEmpty, !labels.matches(step.labels) { return .labels(step.labels, labels) }
         return nil
     }

@@ -30,6 +30,12 @@ public struct RunOptions: Sendable {
     /// it starts; `.contract` also runs the contract steps up to the target (once no older release
     /// runs); `.background` also runs the background steps. Only a pre-start run takes the fast path.
     public var phase: StepPhase = .preStart
+    /// What a fresh install runs: every step (`.runAll`, the default), or only the `when:
+    /// fresh-install` steps before the target is recorded as reached (`.record`: an app's first launch).
+    public var freshInstall: FreshInstallPolicy = .runAll
+    /// What a run does at an interrupted step that would need `resolve`: stop (`.block`, the
+    /// default, exit 2 on the command line) or run it again (`.retry`, for a device with no operator).
+    public var interruptedSteps: InterruptedStepPolicy = .block
     /// Called as steps start, report progress and finish, for progress output.
     public var onProgress: (@Sendable (RunProgress) -> Void)?
 

@@ -52,8 +52,12 @@ extension Runner {
         if direction == .forward, let mark = state.interruptedMark(of: step.id) {
             if let cursor = mark.cursor, step.resumable {
                 logger.warning("resuming interrupted step at its cursor", metadata: ["step": "\(step.id)", "cursor": "\(cursor)"])
-            } else {
+            } else if step.idempotent {
                 logger.warning("re-running interrupted idempotent step", metadata: ["step": "\(step.id)"])
+            } else {
+                logger.warning(
+                    "re-running an interrupted step that is neither idempotent nor resumable (interruptedSteps: retry)",
+                    metadata: ["step": "\(step.id)", "cursor": "\(mark.cursor ?? "")"])
             }
         }
         let checkpoint = StepCheckpoint(

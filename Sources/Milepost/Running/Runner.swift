@@ -199,7 +199,8 @@ public struct Runner: Sendable {
             manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder,
             lateFloor: try await lateFloor(manifest, state: state),
             scope: PlanScope(
-                labels: options.labels, freshInstall: try await isFreshInstall(manifest, state: state), phase: options.phase),
+                labels: options.labels, freshInstall: try await isFreshInstall(manifest, state: state), phase: options.phase,
+                recordsFreshInstall: options.freshInstall == .record),
             host: try await hostRecords(manifest, host))
     }
 
@@ -222,7 +223,8 @@ public struct Runner: Sendable {
         // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks
         // nothing; nor does a step of a phase this run does not run (a background step stopped mid-way
         // waits for the background runner, which resumes it).
-        if plan.running == nil, let interrupted = state?.interruptedMarks.first(where: { mark in
+        // A device's policy may run it again instead (`InterruptedStepPolicy.retry`).
+        if plan.running == nil, options.interruptedSteps == .block, let interrupted = state?.interruptedMarks.first(where: { mark in
             guard let step = manifest.step(id: mark.id) else { return true }
             return plan.admits(step) && !step.runsAgain(afterInterruption: mark)
         }) {
@@ -333,6 +335,9 @@ public struct Runner: Sendable {
             ])
             return report(.lateRefused)
         case .blocked(let running):
+            logger.notice(
+                "an interrupted step stops every run until it is resolved (or RunOptions.interruptedSteps is .retry)",
+                metadata: ["step": "\(running.id)", "since": "\(running.since)", "host": "\(running.host)"])
             try await locked.append([started, journal.blocked(by: running, from: plan.from, to: target)])
             return report(.blocked, interrupted: running)
         case .revertUnfinished(let reverting):
@@ -408,12 +413,15 @@ public struct Runner: Sendable {
             current.updatedAt = Timestamp.now()
             // Every pending step ran: planning this manifest against the new state finds it up to date.
             if options.labels == nil { current.plannedWith = manifest.digest }
+            // A fresh install that records its target says so as `milepost baseline` does: the
+            // steps it left out are at or below the store's start, neither late nor pending later.
+            let recorded = plan.scope.recordsFreshInstall ? [journal.record(.baseline, from: plan.from, to: target)] : []
             if let host, let finished = finishedHostState(hostCurrent) {
                 try await host.commit(finished, journal: [
                     journal.record(.runFinished, from: hostContext?.from, to: target, outcome: .succeeded)
                 ])
             }
-            try await locked.commit(current, journal: [
+            try await locked.commit(current, journal: recorded + [
                 journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)
             ])
             return report(.succeeded, steps: results)
