@@ -54,7 +54,8 @@ public struct TiTiLaunch: Sendable {
     /// suspended (or is about to be terminated).
     ///
     /// Cancelling the task stops the step under way at its next batch: the run ends `.interrupted`
-    /// (it does not throw), and the cursor the step committed stays in the store. The next call —
+    /// and the cursor the step committed stays in the store (cancelled while it still waits for
+    /// the store's lock, it throws `CancellationError` instead, and nothing ran). The next call —
     /// at the next launch or when the app is active again — resumes the step at that cursor, so
     /// a suspension costs at most the batch under way. Meanwhile `start(at:)` is not held by it: a
     /// launch leaves a background step waiting, even one stopped mid-way. Call it at every launch;
