@@ -1,12 +1,18 @@
 public import Milepost
 
-/// What TiTi does at every start, before it opens its data: run the one-time steps up to its version,
-/// and find the "what's new" notice to show once, on the first launch of a new version.
+/// What TiTi does at every start, before it opens its data: run the one-time pre-start steps up to
+/// its version, and find the "what's new" notice to show once, on the first launch of a new
+/// version. The long steps (`phase: background`: `removeEmptyDailys`) run after launch, off the
+/// launch path, in a task the app cancels when it is suspended.
 ///
 /// ```swift
-/// let started = try await TiTiLaunch(dataDirectory: dataDirectory, manifest: bundledManifest)
-///     .start(at: Version("2.7")!)
+/// let launch = TiTiLaunch(dataDirectory: dataDirectory, manifest: bundledManifest)
+/// let started = try await launch.start(at: Version("2.7")!)
 /// if let notice = started.whatsNew { show(notice) }
+/// // The app is on screen; the long work goes on beside it.
+/// backgroundWork = Task { try await launch.runBackgroundSteps(at: Version("2.7")!) }
+/// // On suspension (scenePhase .background, applicationDidEnterBackground):
+/// backgroundWork?.cancel()   // the step stops at its next batch; its cursor is kept
 /// ```
 public struct TiTiLaunch: Sendable {
     /// Holds `dailys.json` and the Milepost store `.milepost/`.
@@ -28,12 +34,38 @@ public struct TiTiLaunch: Sendable {
         TiTiStore(directory: dataDirectory + "/.milepost", legacyDefaults: legacyDefaults)
     }
 
-    /// Runs every pending step up to `version`; when nothing is pending it reads only the state.
-    public func migrate(to version: Version) async throws -> RunReport {
-        let runner = Runner(store: store)
+    /// Runs every pending step of `phase` up to `version`; when nothing is pending it reads only
+    /// the state. `.preStart` (the launch) leaves the background steps waiting; `.background` runs
+    /// them too, after anything a launch would run. `onProgress` gets the steps' progress.
+    public func migrate(
+        to version: Version, phase: StepPhase = .preStart, onProgress: (@Sendable (RunProgress) -> Void)? = nil
+    ) async throws -> RunReport {
+        var options = RunOptions()
+        options.phase = phase
+        options.onProgress = onProgress
+        let runner = Runner(store: store, options: options)
         return try await runner.run(to: version) { [manifest] in
             try Manifest.load(path: manifest, registry: Self.registry)
         }
+    }
+
+    /// Runs the background steps up to `version` (`removeEmptyDailys`): what the app calls after
+    /// launch, once `start(at:)` returned and the UI is up, in a `Task` it cancels when the app is
+    /// suspended (or is about to be terminated).
+    ///
+    /// Cancelling the task stops the step under way at its next batch: the run ends `.interrupted`
+    /// and the cursor the step committed stays in the store (cancelled while it still waits for
+    /// the store's lock, it throws `CancellationError` instead, and nothing ran). The next call —
+    /// at the next launch or when the app is active again — resumes the step at that cursor, so
+    /// a suspension costs at most the batch under way. Meanwhile `start(at:)` is not held by it: a
+    /// launch leaves a background step waiting, even one stopped mid-way. Call it at every launch;
+    /// once the work is done it reads the state, plans, finds nothing and returns `.upToDate`
+    /// without taking the lock. It runs what `start(at:)` would run first, so it is safe to call
+    /// even when no launch ran. `onProgress` gets each batch's progress, for a "cleaning up" bar.
+    public func runBackgroundSteps(
+        at version: Version, onProgress: (@Sendable (RunProgress) -> Void)? = nil
+    ) async throws -> RunReport {
+        try await migrate(to: version, phase: .background, onProgress: onProgress)
     }
 
     /// The one-time notices, by the version that brings them.
@@ -47,10 +79,16 @@ public struct TiTiLaunch: Sendable {
         public var whatsNew: String?
     }
 
-    /// Runs the steps up to `version` and returns its "what's new" notice when this launch is the
-    /// first of `version` after an upgrade: the store had reached an earlier version and never this
-    /// one (asked before the run, which then records `version`), and the run succeeded. A fresh
-    /// install shows nothing; a failed run shows nothing and the next launch asks again.
+    /// Runs the pre-start steps up to `version` and returns its "what's new" notice when this
+    /// launch is the first of `version` after an upgrade: the store had reached an earlier version
+    /// and never this one (asked before the run, which then records `version`), and the run
+    /// succeeded. A fresh install shows nothing; a failed run shows nothing and the next launch
+    /// asks again.
+    ///
+    /// The background steps are left waiting (`report.plan?.waiting`) for `runBackgroundSteps(at:)`;
+    /// the pre-start run still records `version`, so the notice does not wait for them: it
+    /// announces 2.7's cap on runaway days, which the pre-start step `capRunawayDailys` did
+    /// before this returns. A notice about background work would belong after that work, not here.
     public func start(at version: Version) async throws -> Started {
         let history = try await store.versionHistory()
         let firstAfterUpgrade = history.currentVersion != nil && history.isFirstLaunch(of: version)

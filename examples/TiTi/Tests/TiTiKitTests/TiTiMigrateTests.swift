@@ -63,6 +63,28 @@ import Testing
             "\(result.stderr)")
     }
 
+    @Test func thePlainRunLeavesRemoveEmptyDailysToTheBackgroundRun() throws {
+        let fixture = try TiTiFixture()
+        let original = try fixture.dataBytes()
+        let plan = try titiMigrate("plan", "--to", "2.1", in: fixture.directory)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains("waiting"), "\(plan.stdout)")
+        let run = try titiMigrate("run", "--to", "2.1", in: fixture.directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try fixture.dataBytes() == original)
+        // Ready for the release; not for a gate that needs the background work done.
+        #expect(try titiMigrate("status", "--check", "--to", "2.1", in: fixture.directory).status == 0)
+        #expect(try titiMigrate("status", "--check", "--require", "background", "--to", "2.1", in: fixture.directory).status == 4)
+
+        let background = try titiMigrate("run", "--to", "2.1", "--phase", "background", in: fixture.directory)
+        #expect(background.status == 0, "\(background.stderr)")
+        #expect(try fixture.dailys().map(\.date) == TiTiUpgradeTests.nonEmptyDates)
+        #expect(try titiMigrate("status", "--check", "--require", "background", "--to", "2.1", in: fixture.directory).status == 0)
+        let again = try titiMigrate("run", "--to", "2.1", "--phase", "background", in: fixture.directory)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try fixture.dailys().map(\.date) == TiTiUpgradeTests.nonEmptyDates)
+    }
+
     @Test func runHonoursTheLegacyVersionThroughTiTiStore() throws {
         let fixture = try TiTiFixture()
         try fixture.writeLegacyDefaults(["lastUpdateVersion": "2.1"])
@@ -73,6 +95,9 @@ import Testing
         #expect(!result.stdout.contains("\"2.1/removeEmptyDailys\""), "\(result.stdout)")
         #expect(try fixture.dailys().filter(\.isEmpty).count == 3)
         #expect(FileManager.default.fileExists(atPath: fixture.directory + "/.milepost/state.json"))
+        let background = try titiMigrate("run", "--to", "2.7", "--phase", "background", in: fixture.directory, environment: legacy)
+        #expect(background.status == 0, "\(background.stderr)")
+        #expect(try fixture.dailys().filter(\.isEmpty).count == 3)
     }
 }
 

@@ -13,7 +13,13 @@ import TiTiKit
         #expect(first.report.outcome == .succeeded)
         #expect(first.whatsNew == TiTiLaunch.whatsNew[Version("2.7")!])
         #expect(first.whatsNew?.hasPrefix("What's new in 2.7") == true)
+        // The notice is about the cap, done at launch; it does not wait for the background step.
+        #expect(first.report.plan?.waiting.map(\.step.id) == ["2.1/removeEmptyDailys"])
+        #expect(try fixture.dailys().map(\.totalTime).max() == 57_600)
+        #expect(try fixture.dailys().filter(\.isEmpty).count == 3)
 
+        // Nor does the background run bring it back.
+        #expect(try await fixture.launch.runBackgroundSteps(at: Version("2.7")!).outcome == .succeeded)
         let second = try await fixture.launch.start(at: Version("2.7")!)
         #expect(second.report.outcome == .upToDate)
         #expect(second.whatsNew == nil)
