@@ -28,16 +28,16 @@ enum PreStart {
         OptionNames.format: { ReportFormat(argument: $0) != nil },
         OptionNames.logLevel: { Logger.Level(argument: $0) != nil },
         OptionNames.logFormat: { LogFormat(argument: $0) != nil },
+        // Only the pre-start phase: a contract or background run may have steps to run at the stored version.
+        OptionNames.phase: { StepPhase(argument: $0) == .preStart },
     ]
     /// Flags that change nothing when the store is up to date.
     static let flags: Set<String> = [OptionNames.allowDowngrade]
     /// `run`'s options the fast path never takes: with them, a run may do more than say "up to date"
     /// (`--metrics-file` is written by the full path, which records the run's metrics; `--labels`, or
     /// `MILEPOST_LABELS`, may bring in steps an earlier run left out below the stored version;
-    /// `--phase` may run contract or background steps; `--host-store` is a second store to look at).
-    static let declined: Set<String> = [
-        OptionNames.dryRun, OptionNames.metricsFile, OptionNames.labels, OptionNames.phase, OptionNames.hostStore,
-    ]
+    /// `--host-store` is a second store to look at).
+    static let declined: Set<String> = [OptionNames.dryRun, OptionNames.metricsFile, OptionNames.labels, OptionNames.hostStore]
 
     /// The exit code of an up-to-date `run`, after printing its outcome; nil to parse normally.
     /// Synchronous on purpose: called on the main thread, it answers before any thread starts.

@@ -36,7 +36,7 @@ import Testing
         try FileManager.default.moveItem(atPath: work.path + "/milepost.yaml", toPath: work.path + "/moved.yaml")
         var milepost = work.milepost
         milepost.environment = ["MILEPOST_TO": "2.1", "MILEPOST_STORE": ".milepost"]
-        let result = try milepost.run("run", "--manifest=moved.yaml", "--lock-timeout", "1s", "--allow-downgrade")
+        let result = try milepost.run("run", "--manifest=moved.yaml", "--lock-timeout", "1s", "--allow-downgrade", "--phase", "pre-start")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("up to date at 2.1"))
         #expect(try work.read(".milepost/journal.jsonl") == journal)
@@ -47,6 +47,7 @@ import Testing
         ["run", "--to", "2.x"],
         ["run", "--to", "2.1", "--lock-timeout", "soon"],
         ["run", "--to", "2.1", "--allow-downgrade=yes"],
+        ["run", "--to", "2.1", "--phase", "later"],
     ])
     func leavesBadArgumentsToTheParser(arguments: [String]) throws {
         let work = try Self.upToDateStore()
