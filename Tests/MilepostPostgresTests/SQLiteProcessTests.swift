@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import MilepostSQLite
 import MilepostSystem
 import Testing
 
@@ -58,6 +59,22 @@ import Testing
         }
         let status = try MilepostProcess.run(["status", "--store", "sqlite:app.db"], in: directory.path)
         #expect(status.status == 0, "\(status.stderr)")
+        #expect(try Self.query(database, "PRAGMA journal_mode") == [["wal"]])
+        // The same store, named by its absolute path: up to date.
+        let again = try MilepostProcess.run(["run", "--store", "sqlite://" + database, "--to", "1.1"], in: directory.path)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("up to date"), "\(again.stderr)")
+    }
+
+    @Test func aSpecNamesTheDatabaseRelativeOrAbsolute() {
+        #expect(SQLiteStore(spec: "sqlite:app.db")?.path == "app.db")
+        #expect(SQLiteStore(spec: "sqlite:../data/app.db")?.path == "../data/app.db")
+        #expect(SQLiteStore(spec: "sqlite:/var/lib/app.db")?.path == "/var/lib/app.db")
+        #expect(SQLiteStore(spec: "sqlite:///var/lib/app.db")?.path == "/var/lib/app.db")
+        #expect(SQLiteStore(spec: "sqlite:") == nil)
+        #expect(SQLiteStore(spec: "sqlite://host/app.db") == nil)
+        #expect(SQLiteStore(spec: "postgres://db/app") == nil)
+        #expect(SQLiteStore(spec: "sqlite:app.db")?.location == "sqlite:app.db")
     }
 
     @Test func killingTheHolderMidStepLetsTheNextRunnerInAtOnceToReportTheInterruptedStep() async throws {
