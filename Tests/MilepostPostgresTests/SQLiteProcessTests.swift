@@ -31,6 +31,17 @@ import Testing
 
     struct Failure: Error { var message: String }
 
+    /// True when another connection holds the database's write lock (a `BEGIN IMMEDIATE` without
+    /// waiting is refused): inside a `sqlite` step, its transaction is open.
+    static func isWriteLocked(_ path: String) -> Bool {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else { return false }
+        defer { sqlite3_close_v2(handle) }
+        let code = sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+        if code == SQLITE_OK { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+        return code & 0xff == SQLITE_BUSY
+    }
+
     @Test func eightRunnersAtOnceRunEveryStepExactlyOnce() async throws {
         let directory = try TestDirectory()
         try directory.write("""
@@ -139,15 +150,18 @@ import Testing
                       WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) FROM c;
             """, to: "milepost.yaml")
         let holder = try MilepostProcess(["run", "--store", "sqlite:app.db", "--to", "1.0"], in: directory.path)
-        // The step is running once its run is journaled as started and the lock is held.
+        // The step runs once the database's write lock is held for a while (a checkpoint holds it
+        // for a moment only): its transaction is open.
+        let database = directory.path + "/app.db"
         let deadline = ContinuousClock.now + .seconds(60)
-        while !(directory.read("app.db.milepost-lock")?.contains("\"pid\"") ?? false), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        var lockedPolls = 0
+        while lockedPolls < 5, ContinuousClock.now < deadline {
+            lockedPolls = FileManager.default.fileExists(atPath: database) && Self.isWriteLocked(database) ? lockedPolls + 1 : 0
+            try await Task.sleep(for: .milliseconds(50))
         }
-        try await Task.sleep(for: .milliseconds(1500))
+        #expect(lockedPolls == 5, "the step's transaction never opened")
         kill(holder.pid, SIGKILL)
         _ = try holder.wait()
-        let database = directory.path + "/app.db"
         #expect(try Self.query(database, "SELECT count(*) FROM sqlite_master WHERE name = 'items'") == [["0"]])
         #expect(try Self.query(database, "SELECT count(*) FROM milepost_state WHERE state LIKE '%1.0/fill%'") == [["0"]])
 
