@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .library(name: "Milepost", targets: ["Milepost"]),
         .library(name: "MilepostPostgres", targets: ["MilepostPostgres"]),
+        .library(name: "MilepostSQLite", targets: ["MilepostSQLite"]),
         .library(name: "MilepostCLI", targets: ["MilepostCLI"]),
         .library(name: "MilepostTesting", targets: ["MilepostTesting"]),
         .executable(name: "milepost", targets: ["milepost"]),
@@ -39,6 +40,13 @@ let package = Package(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
+        ),
+        // The system libsqlite3 (Debian: libsqlite3-dev), seen through a one-header shim; linked only
+        // by MilepostSQLite and what uses it.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         // What must run between fork and exec, where Swift cannot: a child that dies with its
         // parent (PR_SET_PDEATHSIG) and waits until its process group is recorded.
@@ -77,6 +85,12 @@ let package = Package(
             dependencies: ["Milepost", "MilepostSystem"],
             swiftSettings: strictSettings
         ),
+        // The SQLite store (`sqlite:PATH`) and the built-in `sqlite` step.
+        .target(
+            name: "MilepostSQLite",
+            dependencies: ["CSQLite", "Milepost", "MilepostSystem", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSettings
+        ),
         // The command line as a library, so applications can ship their own binary.
         .target(
             name: "MilepostCLI",
@@ -112,10 +126,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The stock command line: the standard steps, the PostgreSQL store and `sql` step.
+        // The stock command line: the standard steps, the PostgreSQL store and `sql` step, the SQLite
+        // store and `sqlite` step.
         .target(
             name: "MilepostStock",
-            dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres"],
+            dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres", "MilepostSQLite"],
             swiftSettings: strictSettings
         ),
         // The stock binary, without an exporter: it `exec`s `milepost-otel` when OTEL_* asks for export.
@@ -155,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostPostgresTests",
-            dependencies: ["MilepostPostgres", "Milepost", "MilepostSystem", "MilepostTestSupport", "milepost"],
+            dependencies: ["MilepostPostgres", "MilepostSQLite", "CSQLite", "Milepost", "MilepostSystem", "MilepostTestSupport", "milepost"],
             swiftSettings: strictSettings
         ),
         .testTarget(

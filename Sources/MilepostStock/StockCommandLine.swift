@@ -1,20 +1,30 @@
 public import MilepostCLI
 import Milepost
 import MilepostPostgres
+import MilepostSQLite
 
 /// The stock command line, shared by `milepost` and `milepost-otel`: the standard steps with the
-/// PostgreSQL `sql` step, and a store opener for which `postgres://` and `postgresql://` URLs open a
-/// `PostgresStore` and a path a directory (any other URL scheme is refused: `storeSchemes`).
+/// PostgreSQL `sql` step and the SQLite `sqlite` step, and a store opener for which `postgres://`
+/// and `postgresql://` URLs open a `PostgresStore`, `sqlite:PATH` a `SQLiteStore` and a path a
+/// directory (any other URL scheme is refused: `storeSchemes`).
 public enum StockCommandLine {
     /// Runs the process's command line and exits, once the threads it needs were granted
     /// (`MilepostCLI.start`); `telemetry` exports `run`'s traces and metrics.
     public static func start(telemetry: TelemetryExporter?) -> Never {
         MilepostCLI.start(
-            registry: .standard.installing(PostgresSteps.self),
+            registry: .standard.installing(PostgresSteps.self, SQLiteSteps.self),
             store: { spec -> any MilepostStore in
-                PostgresStore.accepts(spec) ? PostgresStore(url: spec) : try MilepostCLI.fileStore(spec)
+                if PostgresStore.accepts(spec) { return PostgresStore(url: spec) }
+                if SQLiteStore.accepts(spec) {
+                    guard let store = SQLiteStore(spec: spec) else {
+                        throw StoreError.io(
+                            location: "sqlite:", reason: .other("names no database file; write sqlite:PATH or sqlite:///ABSOLUTE-PATH"))
+                    }
+                    return store
+                }
+                return try MilepostCLI.fileStore(spec)
             },
-            storeSchemes: PostgresStore.schemes,
+            storeSchemes: PostgresStore.schemes + [SQLiteStore.scheme],
             telemetry: telemetry)
     }
 }

@@ -16,7 +16,7 @@ import Testing
             let result = try work.milepost.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("no store for the scheme '\(scheme):'"), "\(result.stderr)")
-            #expect(result.stderr.contains("postgres://…, postgresql://…, a directory path"), "\(result.stderr)")
+            #expect(result.stderr.contains("postgres://…, postgresql://…, sqlite://…, a directory path"), "\(result.stderr)")
             #expect(!result.stderr.contains("s3cret"))
         }
         let fromEnvironment = try MilepostBinary(directory: work.path, environment: ["MILEPOST_STORE": spec]).run("run", "--to", "1.0")

@@ -1,12 +1,17 @@
 import Foundation
 import Milepost
 @testable import MilepostPostgres
+import MilepostSQLite
 
 /// The stores the conformance suite runs over, each made fresh and empty for one test.
 enum StoreKind: String, CaseIterable, Sendable {
-    case file, postgres
+    case file, postgres, sqlite
 
     func make() throws -> ConformanceStore { try ConformanceStore(kind: self) }
+
+    /// The kinds this machine can test: PostgreSQL only with a test server (`TestServer`); the file
+    /// and SQLite stores always.
+    static var available: [StoreKind] { allCases.filter { $0 != .postgres || TestServer.isConfigured } }
 }
 
 /// A fresh store of one kind; a file store's directory is removed when this goes away.
@@ -21,6 +26,7 @@ final class ConformanceStore: Sendable {
         store = switch kind {
         case .file: FileStore(directory: scratch.path + "/store")
         case .postgres: PostgresStore(url: TestServer.freshSchemaURL())
+        case .sqlite: SQLiteStore(path: scratch.path + "/app.db")
         }
     }
 
@@ -28,15 +34,19 @@ final class ConformanceStore: Sendable {
     func reopen() -> any MilepostStore {
         switch store {
         case let postgres as PostgresStore: PostgresStore(url: TestServer.url ?? "", schema: postgres.schema)
+        case let sqlite as SQLiteStore: SQLiteStore(path: sqlite.path)
         default: FileStore(directory: store.location)
         }
     }
 
-    /// True when nothing at all was created: no directory, or no schema.
+    /// True when nothing at all was created: no directory, no schema, no database or lock file.
     func isUntouched() async throws -> Bool {
         switch store {
         case let postgres as PostgresStore:
             try await TestServer.admin("SELECT to_regnamespace($1) IS NULL", [postgres.schema])[0][0] == "t"
+        case let sqlite as SQLiteStore:
+            (try FileManager.default.contentsOfDirectory(atPath: scratch.path)).isEmpty
+                && !FileManager.default.fileExists(atPath: sqlite.path)
         default:
             !FileManager.default.fileExists(atPath: store.location)
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line of the journal: an event of a run. Fields that do not apply are omitted.
 public struct JournalRecord: Codable, Sendable, Equatable {
     /// The kinds of journal events.
@@ -115,5 +117,16 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case .revertStarted, .revertSucceeded, .revertFailed, .revertInterrupted: true
         case .runStarted, .runFinished, .stepProgress: false
         }
+    }
+}
+
+extension JournalRecord {
+    /// The record as compact JSON with sorted keys (the encoder does not keep declaration order):
+    /// a line of the file store's journal without its newline, and a row of the SQLite store's.
+    package var json: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and numbers into JSON cannot fail.
+        return Array(try! encoder.encode(self))
     }
 }

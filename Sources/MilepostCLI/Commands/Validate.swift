@@ -27,7 +27,7 @@ extension MilepostCommand {
         @Flag(help: "Warn about registered steps the manifest never uses; fail (65) on any warning.")
         var strict = false
         @Option(name: .customLong(OptionNames.store), help: ArgumentHelp(
-            "Also check against this store's history: late steps, drift, orphans (a directory or postgres://…).",
+            "Also check against this store's history: late steps, drift, orphans (a directory, postgres://… or sqlite:PATH).",
             valueName: "store"))
         var store: String?
         @Flag(help: "Also check against the lock file: a locked step edited or removed is an error.")

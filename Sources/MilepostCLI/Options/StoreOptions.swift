@@ -7,7 +7,7 @@ import MilepostSystem
 /// a scheme the binary's store opener declares (`StoreSpec`).
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong(OptionNames.store), help: ArgumentHelp(
-        "The store: a directory, or postgres://… (env MILEPOST_STORE; default .milepost beside the manifest).",
+        "The store: a directory, postgres://… or sqlite:PATH (env MILEPOST_STORE; default .milepost beside the manifest).",
         valueName: "store"))
     var store: String?
 

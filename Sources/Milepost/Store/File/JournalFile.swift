@@ -124,10 +124,6 @@ struct JournalFile {
     /// One line: compact JSON with sorted keys (the encoder does not keep declaration order),
     /// ending in a newline. JSON escapes newlines inside strings, so a record is one line.
     static func encode(_ record: JournalRecord) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings and numbers into JSON cannot fail.
-        let data = try! encoder.encode(record)
-        return Array(data) + [newline]
+        record.json + [newline]
     }
 }

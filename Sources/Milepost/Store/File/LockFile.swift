@@ -4,17 +4,19 @@ import SystemPackage
 
 /// The `lock` file. The lock is a `flock(2)` on it, which belongs to the open file description
 /// and dies with the process, so a crashed holder never blocks anyone. The file is never renamed
-/// or deleted; its content names the holder, for messages only.
+/// or deleted; its content names the holder, for messages only. The SQLite store locks the same
+/// way, on a file beside its database (`SidecarLock`).
 struct LockFile {
     let directory: StoreDirectory
-    static let name = "lock"
-    var path: String { directory.path(of: Self.name) }
+    /// The file's name in `directory`: `lock` for the file store.
+    var name = "lock"
+    var path: String { directory.path(of: name) }
 
     /// The holder named in the file while someone holds the lock; nil when there is no lock file,
     /// nobody holds the lock, or the content is unreadable. Probes with a shared non-blocking
     /// lock on a read-only descriptor, released at once, so it modifies nothing.
     func currentHolder() throws(FileCallError) -> LockHolder? {
-        guard let descriptor = try directory.openIfExists(Self.name, .readOnly) else { return nil }
+        guard let descriptor = try directory.openIfExists(name, .readOnly) else { return nil }
         defer { FileCalls.close(descriptor) }
         if try FileCalls.tryLock(descriptor, .shared, path) {
             FileCalls.unlock(descriptor)
@@ -29,7 +31,7 @@ struct LockFile {
     /// - throws: `StoreError.lockTimeout` naming `location` and the holder when the wait runs out;
     ///   `CancellationError` when the task is cancelled while waiting.
     func acquire(timeout: Duration, location: String) async throws -> FileDescriptor {
-        let descriptor = try directory.open(Self.name, .readWrite, options: .create)
+        let descriptor = try directory.open(name, .readWrite, options: .create)
         do {
             let path = path
             guard try await LockPolling.poll(timeout: timeout, { try FileCalls.tryLock(descriptor, .exclusive, path) ? () : nil })

@@ -1,0 +1,78 @@
+import Foundation
+import Milepost
+
+/// Milepost's tables in the database, and the statements on them:
+///
+/// - `milepost_state`: one row (`id` 1), the state as JSON (`state`);
+/// - `milepost_journal`: one row per record, `seq` in order of appending, `record` the record's
+///   JSON as the file store writes a journal line (without its newline).
+enum SQLiteSchema {
+    static let stateTable = "milepost_state"
+    static let journalTable = "milepost_journal"
+
+    /// WAL (readers never wait for a writer), every commit synced before it returns, and the tables.
+    static func prepare(_ connection: SQLiteConnection) throws(StoreError) {
+        let mode = try connection.query("PRAGMA journal_mode = WAL").first?.first ?? nil
+        guard mode?.lowercased() == "wal" else {
+            throw .io(location: connection.location, reason: .other("cannot switch the database to WAL mode (journal_mode is \(mode ?? "?"))"))
+        }
+        try connection.execute("""
+            PRAGMA synchronous = FULL;
+            CREATE TABLE IF NOT EXISTS \(stateTable) (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(journalTable) (seq INTEGER PRIMARY KEY AUTOINCREMENT, record TEXT NOT NULL);
+            """)
+    }
+
+    /// The stored state; nil when there is no state row (or no table yet).
+    static func readState(on connection: SQLiteConnection) throws(StoreError) -> StoredState? {
+        let rows: [[String?]]
+        do throws(StoreError) {
+            rows = try connection.query("SELECT state FROM \(stateTable) WHERE id = 1")
+        } catch {
+            // The usual cause: no table yet (the database is the application's, or empty).
+            if try !connection.hasTable(stateTable) { return nil }
+            throw error
+        }
+        guard let row = rows.first else { return nil }
+        return try StoredState.decode(json: Array((row.first.flatMap { $0 } ?? "").utf8), location: connection.location)
+    }
+
+    /// The journal, oldest first: every record, or the last `count`.
+    static func journal(last count: Int?, on connection: SQLiteConnection) throws(StoreError) -> [JournalRecord] {
+        guard try connection.hasTable(journalTable) else { return [] }
+        let rows: [[String?]]
+        if let count {
+            rows = try connection.query(
+                "SELECT seq, record FROM (SELECT seq, record FROM \(journalTable) ORDER BY seq DESC LIMIT \(count)) ORDER BY seq")
+        } else {
+            rows = try connection.query("SELECT seq, record FROM \(journalTable) ORDER BY seq")
+        }
+        let decoder = JSONDecoder()
+        return try rows.map { row throws(StoreError) in
+            do {
+                return try decoder.decode(JournalRecord.self, from: Data((row[1] ?? "").utf8))
+            } catch {
+                throw .io(
+                    location: connection.location,
+                    reason: .malformed("the journal row \(row[0] ?? "?") is not a journal record: \(DecodingError.summary(of: error))"))
+            }
+        }
+    }
+
+    /// Replaces the state row.
+    static func write(_ state: StoredState, on connection: SQLiteConnection) throws(StoreError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and numbers into JSON cannot fail.
+        let json = String(decoding: try! encoder.encode(state), as: UTF8.self)
+        try connection.query(
+            "INSERT INTO \(stateTable) (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state", [json])
+    }
+
+    /// Appends `records` to the journal, in order.
+    static func append(_ records: [JournalRecord], on connection: SQLiteConnection) throws(StoreError) {
+        for record in records {
+            try connection.query("INSERT INTO \(journalTable) (record) VALUES (?)", [String(decoding: record.json, as: UTF8.self)])
+        }
+    }
+}
