@@ -17,7 +17,7 @@ struct PostgresCursorTests {
         try directory.write("", to: "hold")
         let runner = try MilepostProcess(["run", "--store", url, "--to", "2.1"], in: directory.path)
         let store = PostgresStore(url: url)
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(120)
         var holding = false
         while ContinuousClock.now < deadline {
             let cursor = try? await store.readState()?.inProgress?.cursor

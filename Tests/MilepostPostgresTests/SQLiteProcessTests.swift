@@ -153,7 +153,7 @@ import Testing
         // The step runs once the database's write lock is held for a while (a checkpoint holds it
         // for a moment only): its transaction is open.
         let database = directory.path + "/app.db"
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(120)
         var lockedPolls = 0
         while lockedPolls < 5, ContinuousClock.now < deadline {
             lockedPolls = FileManager.default.fileExists(atPath: database) && Self.isWriteLocked(database) ? lockedPolls + 1 : 0
@@ -175,7 +175,7 @@ import Testing
                       CREATE TABLE items (n int);
                       INSERT INTO items VALUES (1);
             """, to: "milepost.yaml")
-        let next = try MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.0", "--lock-timeout", "5s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.0", "--lock-timeout", "60s"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try Self.query(database, "SELECT count(*) FROM items") == [["1"]])
     }
