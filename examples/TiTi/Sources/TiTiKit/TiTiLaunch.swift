@@ -5,7 +5,7 @@ public import Milepost
 ///
 /// ```swift
 /// let started = try await TiTiLaunch(dataDirectory: dataDirectory, manifest: bundledManifest)
-///     .start(at: Version("2.7")!)
+///     .start(at: Version("2.7"))
 /// if let notice = started.whatsNew { show(notice) }
 /// ```
 public struct TiTiLaunch: Sendable {
@@ -38,7 +38,7 @@ public struct TiTiLaunch: Sendable {
 
     /// The one-time notices, by the version that brings them.
     public static let whatsNew: [Version: String] = [
-        Version("2.7")!: "What's new in 2.7: a timer forgotten overnight no longer counts more than 16 hours a day.",
+        Version("2.7"): "What's new in 2.7: a timer forgotten overnight no longer counts more than 16 hours a day.",
     ]
 
     /// What a start did: the run, and the notice to show now (nil when there is none).

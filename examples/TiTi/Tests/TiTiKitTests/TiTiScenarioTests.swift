@@ -18,8 +18,8 @@ import TiTiKit
     }
 
     @Test func usersOf21GetOnlyTheRunawayCapIn27() async throws {
-        let scenario = try await scenario(seededAt: Version("2.1")!)
-        let result = try await scenario.run(to: Version("2.7")!)
+        let scenario = try await scenario(seededAt: Version("2.1"))
+        let result = try await scenario.run(to: Version("2.7"))
         #expect(result.ran == ["2.7/capRunawayDailys"])
         let dailys = try dailys(in: scenario)
         #expect(dailys.filter(\.isEmpty).count == 3)  // 2.1's step is not run again: those users had it
@@ -28,13 +28,13 @@ import TiTiKit
 
     @Test func aLaunchKilledDuringTheCapIsFinishedByTheNextLaunch() async throws {
         let scenario = try await scenario()
-        let killed = try await scenario.run(to: Version("2.7")!, interruptingAt: "2.7/capRunawayDailys")
+        let killed = try await scenario.run(to: Version("2.7"), interruptingAt: "2.7/capRunawayDailys")
         #expect(killed.ran == ["2.1/removeEmptyDailys"])
         #expect(killed.state?.inProgress?.id == "2.7/capRunawayDailys")
         #expect(try dailys(in: scenario).map(\.totalTime).max() == 93_600)
 
         // capRunawayDailys is idempotent: the next launch runs it again and finishes the upgrade.
-        let next = try await scenario.run(to: Version("2.7")!)
+        let next = try await scenario.run(to: Version("2.7"))
         #expect(next.report.outcome == .succeeded)
         #expect(next.ran == ["2.7/capRunawayDailys"])
         #expect(try dailys(in: scenario).map(\.totalTime) == [5_400, 7_260, 57_600, 1_800])

@@ -19,7 +19,7 @@ import TiTiKit
     @Test func version21RemovesExactlyTheEmptyDailysOnce() async throws {
         let fixture = try TiTiFixture()
         let before = try fixture.dailys()
-        let first = try await fixture.launch.migrate(to: Version("2.1")!)
+        let first = try await fixture.launch.migrate(to: Version("2.1"))
         #expect(first.outcome == .succeeded)
         #expect(first.steps.map(\.id) == ["2.1/removeEmptyDailys"])
         #expect(try fixture.dailys() == before.filter { !$0.isEmpty })
@@ -30,7 +30,7 @@ import TiTiKit
         dailys.append(Daily(date: "2026-03-09", totalTime: 0))
         try fixture.dailyFile.save(dailys)
         let bytes = try fixture.dataBytes()
-        let second = try await fixture.launch.migrate(to: Version("2.1")!)
+        let second = try await fixture.launch.migrate(to: Version("2.1"))
         #expect(second.outcome == .upToDate)
         #expect(second.steps.isEmpty)
         #expect(try fixture.dataBytes() == bytes)
@@ -38,12 +38,12 @@ import TiTiKit
 
     @Test func version27RunsOnlyTheNewStep() async throws {
         let fixture = try TiTiFixture()
-        _ = try await fixture.launch.migrate(to: Version("2.1")!)
+        _ = try await fixture.launch.migrate(to: Version("2.1"))
         var dailys = try fixture.dailys()
         dailys.append(Daily(date: "2026-03-09", totalTime: 0))
         try fixture.dailyFile.save(dailys)
 
-        let report = try await fixture.launch.migrate(to: Version("2.7")!)
+        let report = try await fixture.launch.migrate(to: Version("2.7"))
         #expect(report.outcome == .succeeded)
         #expect((report.from.text, report.to.text) == ("2.1", "2.7"))
         #expect(report.steps.map(\.id) == ["2.7/capRunawayDailys"])
@@ -61,15 +61,15 @@ import TiTiKit
         let bytes = try fixture.dataBytes()
 
         let plan = try await Runner(store: fixture.launch.store)
-            .plan(try Manifest.load(path: fixture.manifest, registry: TiTiLaunch.registry), to: Version("2.7")!)
+            .plan(try Manifest.load(path: fixture.manifest, registry: TiTiLaunch.registry), to: Version("2.7"))
         #expect(plan.origin == .stored)
         #expect(plan.entries.map { "\($0.step.id) \($0.status.rawValue)" } == ["2.1/removeEmptyDailys skipped", "2.7/capRunawayDailys pending"])
 
-        let atSameVersion = try await fixture.launch.migrate(to: Version("2.1")!)
+        let atSameVersion = try await fixture.launch.migrate(to: Version("2.1"))
         #expect(atSameVersion.outcome == .upToDate)
         #expect(try fixture.dataBytes() == bytes)
 
-        let report = try await fixture.launch.migrate(to: Version("2.7")!)
+        let report = try await fixture.launch.migrate(to: Version("2.7"))
         #expect(report.steps.map(\.id) == ["2.7/capRunawayDailys"])
         #expect(try fixture.dailys().filter(\.isEmpty).count == 3)
         #expect(try await fixture.launch.store.readState()?.version.text == "2.7")
@@ -78,7 +78,7 @@ import TiTiKit
     @Test func legacyDefaultsWithoutTheKeyMigrateFromTheBaseline() async throws {
         let fixture = try TiTiFixture()
         try fixture.writeLegacyDefaults(["theme": "dark"])
-        let report = try await fixture.launch.migrate(to: Version("2.1")!)
+        let report = try await fixture.launch.migrate(to: Version("2.1"))
         #expect(report.steps.map(\.id) == ["2.1/removeEmptyDailys"])
     }
 
@@ -86,7 +86,7 @@ import TiTiKit
         let fixture = try TiTiFixture()
         try Data("not a plist".utf8).write(to: URL(fileURLWithPath: fixture.legacyDefaults.path))
         await #expect {
-            _ = try await fixture.launch.migrate(to: Version("2.1")!)
+            _ = try await fixture.launch.migrate(to: Version("2.1"))
         } throws: { error in
             if case StoreError.unreadableState(let location, _) = error { return location == fixture.legacyDefaults.path }
             return false
