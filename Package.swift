@@ -14,7 +14,6 @@ let exportNoSymbols: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-d
 
 let package = Package(
     name: "Milepost",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Milepost", targets: ["Milepost"]),
         .library(name: "MilepostPostgres", targets: ["MilepostPostgres"]),

@@ -8,7 +8,6 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 
 let package = Package(
     name: "MilepostBenchmarks",
-    platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),

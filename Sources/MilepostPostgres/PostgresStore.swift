@@ -6,7 +6,7 @@ public import Milepost
 ///
 /// ```swift
 /// let store = PostgresStore(url: "postgres://app@db.internal/app?sslmode=require")
-/// let report = try await Runner(store: store).run(to: Version("2.7")!) { try Manifest.load(…) }
+/// let report = try await Runner(store: store).run(to: Version("2.7")) { try Manifest.load(…) }
 /// ```
 public struct PostgresStore: MilepostStore {
     let settings: ConnectionSettings

@@ -14,7 +14,7 @@ import SystemPackage
 ///
 /// ```swift
 /// let store = SQLiteStore(path: "/var/lib/shop/shop.db")
-/// let report = try await Runner(store: store).run(to: Version("2.7")!) { try Manifest.load(…) }
+/// let report = try await Runner(store: store).run(to: Version("2.7")) { try Manifest.load(…) }
 /// ```
 public struct SQLiteStore: MilepostStore {
     /// The database file's path.

@@ -11,8 +11,8 @@ import Synchronization
 /// is the temporary directory, removed when the scenario goes away.
 ///
 /// ```swift
-/// let result = try await UpgradeScenario(manifest: yaml, registry: registry, seededAt: Version("2.1")!)
-///     .run(to: Version("2.7")!)
+/// let result = try await UpgradeScenario(manifest: yaml, registry: registry, seededAt: Version("2.1"))
+///     .run(to: Version("2.7"))
 /// #expect(result.ran == ["2.7/capRunawayDailys"])
 /// ```
 public final class UpgradeScenario: Sendable {

@@ -155,6 +155,42 @@ import Testing
 
         """
 
+    /// `plan --from V` plans an upgrade and says that a host with no store would be a fresh install
+    /// from the manifest's `baseline:` (the key), unless `milepost baseline V` (the command) is run.
+    @Test func planFromSaysAHostWithNoStoreWouldBeAFreshInstall() throws {
+        let work = try WorkDirectory()
+        try work.write("baseline: \"0.5\"\n" + Self.conditioned, to: "milepost.yaml")
+        let text = try work.milepost.run("plan", "--from", "0.9", "--to", "2.0")
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("convert2"))
+        let note = text.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(note == "note: a store at 0.9 makes this an upgrade (when: upgrade steps run, when: fresh-install steps do not); "
+            + "a host with no store would be a fresh install from the baseline 0.5 (when: fresh-install steps run, "
+            + "when: upgrade steps do not), unless `milepost baseline 0.9` records 0.9 on its store first", "\(text.stdout)")
+
+        let json = try work.milepost.run("plan", "--from", "0.9", "--to", "2.0", "--format", "json")
+        let plan = try JSONValue(parsing: json.stdout)
+        #expect(plan["without_store"]?["run"]?.string == "fresh-install")
+        #expect(plan["without_store"]?["from"]?.string == "0.5")
+        #expect(try Self.steps(json.stdout)["2.0/convert2"]?["status"]?.string == "pending")
+        #expect(try JSONSchema().problems(ofDocument: json.stdout, command: "plan") == [])
+
+        // What the note says: a host with no store runs the fresh-install steps and skips the upgrade ones…
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try Self.ran(work) == ["seed", "always", "seed2"])
+        // …and a store given `milepost baseline 0.9` first is the upgrade the plan showed.
+        let other = try WorkDirectory()
+        try other.write("baseline: \"0.5\"\n" + Self.conditioned, to: "milepost.yaml")
+        #expect(try other.milepost.run("baseline", "0.9").status == 0)
+        #expect(try other.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try Self.ran(other) == ["convert", "always", "convert2"])
+
+        // A plan from a store says nothing of the kind.
+        let stored = try work.milepost.run("plan", "--to", "2.0", "--format", "json")
+        #expect(try JSONValue(parsing: stored.stdout)["without_store"] == nil)
+        #expect(!(try work.milepost.run("plan", "--to", "2.0").stdout.contains("a host with no store")))
+    }
+
     @Test func aFreshInstallRunsItsStepsAndAnUpgradeItsOwn() throws {
         let work = try WorkDirectory()
         try work.write(Self.conditioned, to: "milepost.yaml")

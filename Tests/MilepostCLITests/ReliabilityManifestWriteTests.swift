@@ -26,8 +26,8 @@ import Testing
         try #require(symlink("real/milepost.yaml", work.path + "/milepost.yaml") == 0)
         let before = try Self.status(target)
 
-        let result = try work.milepost.run("new", "2.0", "exec")
-        #expect(result.stdout.contains("added exec under 2.0 in milepost.yaml"), "\(result.stdout)\(result.stderr)")
+        let result = try work.milepost.run("new", "2.0", "b", "--", "true")
+        #expect(result.stdout.contains("added exec 'b' under 2.0 in milepost.yaml"), "\(result.stdout)\(result.stderr)")
 
         let link = try Self.status(work.path + "/milepost.yaml")
         #expect(link.st_mode & S_IFMT == S_IFLNK, "the link is still a link")
@@ -38,7 +38,7 @@ import Testing
         #expect(after.st_uid == owner && after.st_gid == group)
         #expect(after.st_ino != before.st_ino, "replaced by a rename, not rewritten in place")
         let text = try String(contentsOfFile: target, encoding: .utf8)
-        #expect(text.hasPrefix(Self.manifest) && text.contains("\"2.0\":") && text.contains("- exec"), "\(text)")
+        #expect(text.hasPrefix(Self.manifest) && text.contains("\"2.0\":") && text.contains("- name: exec\n      id: b\n"), "\(text)")
         // The temp file was renamed: nothing else is left beside the manifest.
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path + "/real") == ["milepost.yaml"])
     }
@@ -48,7 +48,7 @@ import Testing
         try work.write(Self.manifest, to: "ro/milepost.yaml")
         // A directory the temp file cannot be created in (not even by root: the bind is read-only).
         let milepost = work.milepost.inMountNamespace(#"mount --bind -o ro ro ro && exec "$@""#)
-        let result = try milepost.run(["new", "2.0", "exec", "--manifest", "ro/milepost.yaml"])
+        let result = try milepost.run(["new", "2.0", "b", "--manifest", "ro/milepost.yaml", "--", "true"])
         #expect(result.status == 73, "\(result.stderr)")
         #expect(result.stderr.contains("milepost: could not write ro/milepost.yaml: open: Read-only file system"), "\(result.stderr)")
         #expect(try work.read("ro/milepost.yaml") == Self.manifest)

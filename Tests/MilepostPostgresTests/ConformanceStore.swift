@@ -55,7 +55,7 @@ final class ConformanceStore: Sendable {
     /// A state with every field set, a set-aside interrupted mark and failure among them.
     static let state: StoredState = {
         var state = StoredState(
-        app: "shop", version: Version("2.1.0")!,
+        app: "shop", version: Version("2.1.0"),
         completed: [
             CompletedStep(id: "2.0.0/backfill", at: Timestamp("2026-01-02T03:04:05.678Z")!, run: "run-a", fingerprint: "f1"),
             CompletedStep(
@@ -74,7 +74,7 @@ final class ConformanceStore: Sendable {
                 phase: .background)),
         ]
         state.inProgress?.phase = .contract
-        state.floor = CompatibilityFloor(version: Version("2.0.0")!, step: "2.0.0/backfill")
+        state.floor = CompatibilityFloor(version: Version("2.0.0"), step: "2.0.0/backfill")
         return state
     }()
 

@@ -115,12 +115,12 @@ struct PostgresCursorTests {
         let manifest = try Manifest.load(path: directory.path + "/milepost.yaml", registry: registry)
         let runner = Runner(store: PostgresStore(url: url))
 
-        #expect(try await runner.run(to: Version("1")!) { manifest }.outcome == .failed)
+        #expect(try await runner.run(to: Version("1")) { manifest }.outcome == .failed)
         #expect(try await runner.store.readState()?.failed?.cursor == "3")
         #expect(try await TestServer.admin("SELECT string_agg(batch::text, ',' ORDER BY batch) FROM \"\(schema)\".items") == [["1,1,2,2,3,3"]])
 
         failAfter.withLock { $0 = nil }
-        #expect(try await runner.run(to: Version("1")!) { manifest }.outcome == .succeeded)
+        #expect(try await runner.run(to: Version("1")) { manifest }.outcome == .succeeded)
         #expect(try await TestServer.admin("SELECT string_agg(batch::text, ',' ORDER BY batch) FROM \"\(schema)\".items") == [["1,1,2,2,3,3,4,4,5,5"]])
     }
 }

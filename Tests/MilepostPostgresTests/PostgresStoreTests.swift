@@ -72,7 +72,7 @@ struct PostgresStoreTests {
         try await TestServer.admin("CREATE ROLE \(role) LOGIN SUPERUSER")
         let first = try await PostgresStore(url: url.replacingOccurrences(of: "://postgres@", with: "://\(role)@"))
             .lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
-        let before = StoredState(app: "shop", version: Version("1")!, updatedAt: Timestamp("2026-01-01T00:00:01.000Z")!)
+        let before = StoredState(app: "shop", version: Version("1"), updatedAt: Timestamp("2026-01-01T00:00:01.000Z")!)
         try await first.commit(before, journal: [])
         // A partition: the server drops the first holder's lock session and the holder cannot reach
         // it again to take the lock back; its data session lives on.
@@ -81,12 +81,12 @@ struct PostgresStoreTests {
         try await TestServer.admin("SELECT pg_terminate_backend(holder_pid) FROM \(store.tables.state)")
         let second = try await store.lock(timeout: .seconds(10), holder: TestServer.holder(run: "run-b"))
 
-        let stale = StoredState(app: "shop", version: Version("9")!, updatedAt: Timestamp("2026-01-01T00:00:02.000Z")!)
+        let stale = StoredState(app: "shop", version: Version("9"), updatedAt: Timestamp("2026-01-01T00:00:02.000Z")!)
         let refused = try await #require(throws: StoreError.self) { try await first.commit(stale, journal: []) }
         #expect(refused.description.contains("refused by the fence"), "\(refused)")
         await #expect(throws: StoreError.self) { try await first.append([ConformanceStore.record(.runFinished)]) }
 
-        let newer = StoredState(app: "shop", version: Version("2")!, updatedAt: Timestamp("2026-01-01T00:00:03.000Z")!)
+        let newer = StoredState(app: "shop", version: Version("2"), updatedAt: Timestamp("2026-01-01T00:00:03.000Z")!)
         try await second.commit(newer, journal: [ConformanceStore.record(.baseline)])
         await #expect(throws: StoreError.self) { try await first.commit(stale, journal: []) }
         await second.release()

@@ -35,7 +35,7 @@ struct StoreConformanceTests {
         let fixture = try kind.make()
         let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
         try await locked.commit(ConformanceStore.state, journal: [])
-        let smaller = StoredState(app: nil, version: Version("3.0.0")!, updatedAt: Timestamp("2026-02-01T00:00:00.000Z")!)
+        let smaller = StoredState(app: nil, version: Version("3.0.0"), updatedAt: Timestamp("2026-02-01T00:00:00.000Z")!)
         try await locked.commit(smaller, journal: [])
         await locked.release()
         #expect(try await fixture.store.readState() == smaller)
@@ -45,7 +45,7 @@ struct StoreConformanceTests {
     func checkpointsGrowTheCompletedStepsInOrder(kind: StoreKind) async throws {
         let fixture = try kind.make()
         let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
-        var state = StoredState(app: "shop", version: Version("1")!, updatedAt: Timestamp("2026-02-01T00:00:00.000Z")!)
+        var state = StoredState(app: "shop", version: Version("1"), updatedAt: Timestamp("2026-02-01T00:00:00.000Z")!)
         for index in 1...4 {
             state.completed.append(CompletedStep(id: "2/step-\(index)", at: Timestamp("2026-02-01T00:00:0\(index).000Z")!, run: "run-a", fingerprint: "f\(index)"))
             try await locked.commit(state, journal: [ConformanceStore.record(.stepSucceeded, step: "2/step-\(index)")])
@@ -63,7 +63,7 @@ struct StoreConformanceTests {
         func step(_ index: Int) -> CompletedStep {
             CompletedStep(id: "2/step-\(index)", at: Timestamp("2026-02-01T00:00:0\(index).000Z")!, run: "run-a", fingerprint: "f\(index)")
         }
-        var state = StoredState(app: "shop", version: Version("1")!, completed: (1...3).map(step), updatedAt: Timestamp("2026-02-01T00:00:00.000Z")!)
+        var state = StoredState(app: "shop", version: Version("1"), completed: (1...3).map(step), updatedAt: Timestamp("2026-02-01T00:00:00.000Z")!)
         let first = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
         try await first.commit(state, journal: [])
         state.completed.removeFirst()
@@ -141,7 +141,7 @@ struct StoreConformanceTests {
         let outcomes = try await withThrowingTaskGroup(of: RunReport.Outcome.self) { group in
             for _ in 0..<6 {
                 let runner = Runner(store: fixture.reopen())
-                group.addTask { try await runner.run(to: Version("1.2")!) { manifest }.outcome }
+                group.addTask { try await runner.run(to: Version("1.2")) { manifest }.outcome }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }

@@ -26,7 +26,7 @@ struct VersionHistoryTests {
         let history = try await fixture.store.versionHistory()
         #expect(history.reached == [])
         #expect(history.currentVersion == nil && history.previousVersion == nil && history.firstInstalledVersion == nil)
-        #expect(history.isFirstLaunch(of: Version("2.6")!))
+        #expect(history.isFirstLaunch(of: Version("2.6")))
         #expect(try await fixture.isUntouched())
     }
 
@@ -36,30 +36,30 @@ struct VersionHistoryTests {
         let manifest = try Self.manifest()
         let runner = Runner(store: fixture.store)
 
-        #expect(try await runner.run(to: Version("2.6")!) { manifest }.outcome == .succeeded)
+        #expect(try await runner.run(to: Version("2.6")) { manifest }.outcome == .succeeded)
         var history = try await fixture.reopen().versionHistory()
         #expect(history.firstInstalledVersion == "2.6")
         #expect(history.previousVersion == nil)
-        #expect(!history.isFirstLaunch(of: Version("2.6.0")!))
-        #expect(history.isFirstLaunch(of: Version("2.7")!))
+        #expect(!history.isFirstLaunch(of: Version("2.6.0")))
+        #expect(history.isFirstLaunch(of: Version("2.7")))
 
-        #expect(try await runner.run(to: Version("2.7")!) { manifest }.outcome == .succeeded)
-        #expect(try await runner.run(to: Version("2.7")!) { manifest }.outcome == .upToDate)
-        #expect(try await runner.run(to: Version("2.8")!) { manifest }.outcome == .failed)
-        #expect(try await runner.run(to: Version("2.5")!) { manifest }.outcome == .downgradeRefused)
+        #expect(try await runner.run(to: Version("2.7")) { manifest }.outcome == .succeeded)
+        #expect(try await runner.run(to: Version("2.7")) { manifest }.outcome == .upToDate)
+        #expect(try await runner.run(to: Version("2.8")) { manifest }.outcome == .failed)
+        #expect(try await runner.run(to: Version("2.5")) { manifest }.outcome == .downgradeRefused)
         history = try await fixture.reopen().versionHistory()
         #expect(history.reached.map(\.version) == ["2.6", "2.7"])
         #expect(history.reached.map(\.source) == [.run, .run])
         #expect(history.currentVersion == "2.7" && history.previousVersion == "2.6")
-        #expect(!history.isFirstLaunch(of: Version("2.7")!))
-        #expect(history.isFirstLaunch(of: Version("2.8")!))
+        #expect(!history.isFirstLaunch(of: Version("2.7")))
+        #expect(history.isFirstLaunch(of: Version("2.8")))
 
         // Each entry carries the time and run of the record that reached it.
         let finished = try await fixture.store.readJournal().filter { $0.event == .runFinished && $0.outcome == .succeeded }
         #expect(history.reached.map(\.at) == finished.map(\.time))
         #expect(history.reached.map(\.run) == finished.map(\.run))
 
-        _ = try await runner.baseline(Version("3.0")!, force: true)
+        _ = try await runner.baseline(Version("3.0"), force: true)
         history = try await fixture.reopen().versionHistory()
         #expect(history.reached.map(\.version) == ["2.6", "2.7", "3.0"])
         #expect(history.reached.last?.source == .baseline)

@@ -22,13 +22,13 @@ import Testing
         #expect(first.outcome == .succeeded)
         #expect(fixture.ran == ["2.2/seed"])
         #expect(first.plan?.entries.first { $0.step.id == "2.1/fix-2.0-data" }?.status == .outOfScope)
-        #expect(try await fixture.state()?.version == Version("2.2")!)
+        #expect(try await fixture.state()?.version == Version("2.2"))
         #expect(try await fixture.journal().contains { $0.event == .baseline && $0.to == "2.2" })
 
         // Nothing left behind: not pending, not late, whatever the next launch's policy.
         let again = try await fixture.run(manifest, to: "2.2")
         #expect(again.outcome == .upToDate)
-        let plan = try await fixture.runner().plan(manifest, to: Version("2.2")!)
+        let plan = try await fixture.runner().plan(manifest, to: Version("2.2"))
         #expect(plan.pending.isEmpty && plan.late.isEmpty)
         fixture.clearCalls()
         let upgrade = try await fixture.run(
@@ -51,7 +51,7 @@ import Testing
         // A launch killed mid-step leaves its mark, as a crash does.
         let locked = try await fixture.store.lock(timeout: .seconds(5), holder: LockHolder(pid: 1, host: "phone", since: Timestamp.now(), run: "r0"))
         try await locked.commit(
-            StoredState(app: nil, version: Version("0")!,
+            StoredState(app: nil, version: Version("0"),
                         inProgress: InProgressStep(id: "1/a", run: "r0", since: Timestamp.now(), attempt: 1, host: "phone", pid: 1),
                         updatedAt: Timestamp.now()),
             journal: [])

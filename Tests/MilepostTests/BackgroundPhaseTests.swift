@@ -35,8 +35,8 @@ import Testing
         #expect(mark.phase == .background)
         // The next launch is not held by it; readiness for the release ignores it.
         #expect(try await fixture.run(manifest, to: "2.1").outcome == .upToDate)
-        #expect(Readiness(try await fixture.state(), for: Version("2.1")!) == .ready)
-        #expect(Readiness(try await fixture.state(), for: Version("2.1")!, phase: .background) != .ready)
+        #expect(Readiness(try await fixture.state(), for: Version("2.1")) == .ready)
+        #expect(Readiness(try await fixture.state(), for: Version("2.1"), phase: .background) != .ready)
 
         units.paused.withLock { $0 = false }
         let resumed = try await fixture.run(manifest, to: "2.1") { $0.phase = .background }

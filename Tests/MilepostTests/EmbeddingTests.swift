@@ -52,21 +52,21 @@ import Testing
         let manifest = try fixture.manifest(Self.yaml, registry: app.registry)
         let runner = Runner(store: fixture.store)
 
-        let plan = try await runner.plan(manifest, to: Version("2.1")!)
+        let plan = try await runner.plan(manifest, to: "2.1")
         #expect(plan.origin == .baseline)
         #expect(plan.entries.map { "\($0.step.id) \($0.status.rawValue)" } == ["2.1/removeEmptyNotes pending", "2.7/archiveNotes above-target"])
         #expect(try await fixture.state() == nil)
 
-        let first = try await runner.run(to: Version("2.1")!) { manifest }
+        let first = try await runner.run(to: "2.1") { manifest }
         #expect(first.outcome == .succeeded)
         #expect(first.steps.map { "\($0.id) \($0.status.rawValue) \($0.attempts)" } == ["2.1/removeEmptyNotes succeeded 1"])
         #expect((first.from.text, first.to.text, first.app) == ("2.0", "2.1", "notes"))
 
-        let again = try await runner.run(to: Version("2.1")!) { manifest }
+        let again = try await runner.run(to: "2.1") { manifest }
         #expect(again.outcome == .upToDate)
         #expect(again.steps.isEmpty)
 
-        let later = try await runner.run(to: Version("2.7")!) { manifest }
+        let later = try await runner.run(to: "2.7") { manifest }
         #expect(later.steps.map(\.id) == ["2.7/archiveNotes"])
         #expect(app.ran.withLock { $0 } == ["2.1/removeEmptyNotes", "2.7/archiveNotes 30.0 seconds"])
         #expect(try await fixture.state()?.completed.map(\.id) == ["2.1/removeEmptyNotes", "2.7/archiveNotes"])

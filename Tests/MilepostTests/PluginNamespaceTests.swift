@@ -36,7 +36,7 @@ import Testing
                   id: warm
             """, registry: Self.registry)
         Self.ran.withLock { $0.removeAll() }
-        let report = try await fixture.runner().run(to: Version("3.0")!) { manifest }
+        let report = try await fixture.runner().run(to: Version("3.0")) { manifest }
         #expect(report.outcome == .succeeded)
         #expect(Self.ran.withLock { $0 } == ["search:reindex as 3.0/search:reindex", "cache:reindex as 3.0/warm"])
         #expect(Self.registry.all.map(\.name) == ["cache:reindex", "search:reindex"])

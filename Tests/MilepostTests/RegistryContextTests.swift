@@ -34,7 +34,7 @@ import Testing
         let manifest = try fixture.manifest("migrations:\n  2.1:\n    - name: chatty\n      id: talk\n", registry: registry)
         let sink = CapturingLogHandler.Sink()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(sink: sink) }
-        let report = try await Runner(store: fixture.store, logger: logger).run(to: Version("2.1")!) { manifest }
+        let report = try await Runner(store: fixture.store, logger: logger).run(to: Version("2.1")) { manifest }
         let entry = try #require(sink.entries.withLock { $0 }.first { $0.message == "hello from the step" })
         #expect(entry.metadata["step"] == "2.1/talk")
         #expect(entry.metadata["run"] == .string(try #require(report.run)))

@@ -82,11 +82,11 @@ import Testing
                   with: {table: u, batch: 2, olderThan: 250ms, since: v1.2.3-rc.1, dryRun: true}
             """, registry: Self.registry)
         Self.seen.withLock { $0.removeAll() }
-        _ = try await fixture.runner().run(to: Version("1")!) { manifest }
+        _ = try await fixture.runner().run(to: Version("1")) { manifest }
         let seen = Self.seen.withLock { $0 }
         #expect(seen == [
-            Archive(table: "t", batch: 500, olderThan: .seconds(300), since: Version("2.10")!),
-            Archive(table: "u", batch: 2, olderThan: .milliseconds(250), since: Version("v1.2.3-rc.1")!, dryRun: true),
+            Archive(table: "t", batch: 500, olderThan: .seconds(300), since: Version("2.10")),
+            Archive(table: "u", batch: 2, olderThan: .milliseconds(250), since: Version("v1.2.3-rc.1"), dryRun: true),
         ])
         // Read from its text, never as the float 2.1.
         #expect(seen.first?.since.text == "2.10")

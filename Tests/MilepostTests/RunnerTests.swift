@@ -54,7 +54,7 @@ import Testing
         let inputs = ManifestInputs(path: manifest.source.path)
         for options in [Optional(inputs), nil] {
             var loaded = false
-            let report = try await fixture.runner { $0.manifestInputs = options }.run(to: Version("2.1.0")!) {
+            let report = try await fixture.runner { $0.manifestInputs = options }.run(to: Version("2.1.0")) {
                 loaded = true
                 return manifest
             }
@@ -63,7 +63,7 @@ import Testing
         }
         try (Self.upgrade + "\n# changed\n").write(toFile: manifest.source.path, atomically: false, encoding: .utf8)
         var loaded = false
-        let report = try await fixture.runner { $0.manifestInputs = inputs }.run(to: Version("2.1.0")!) {
+        let report = try await fixture.runner { $0.manifestInputs = inputs }.run(to: Version("2.1.0")) {
             loaded = true
             return try fixture.manifest(Self.upgrade + "\n# changed\n")
         }
@@ -147,16 +147,16 @@ import Testing
         let fixture = try RunnerFixture()
         let manifest = try fixture.manifest(Self.upgrade)
         let runner = fixture.runner()
-        _ = try await runner.baseline(Version("2.1")!)
+        _ = try await runner.baseline(Version("2.1"))
         await #expect(throws: Runner.MaintenanceError.stateExists(version: "2.1")) {
-            try await runner.baseline(Version("2.5")!)
+            try await runner.baseline(Version("2.5"))
         }
         let report = try await fixture.run(manifest, to: "3.0")
         #expect(report.from == Version("2.1"))
         #expect(fixture.ran == ["2.10/note", "3.0/note"])
-        let plan = try await runner.plan(manifest, to: Version("3.0")!)
+        let plan = try await runner.plan(manifest, to: Version("3.0"))
         #expect(plan.entries.map(\.status) == [.skipped, .skipped, .completed, .completed])
-        _ = try await runner.baseline(Version("4")!, force: true)
+        _ = try await runner.baseline(Version("4"), force: true)
         #expect(try await fixture.state()?.version.text == "4")
         #expect(try await fixture.journal().filter { $0.event == .baseline }.map(\.to) == ["2.1", "4"])
     }
@@ -164,7 +164,7 @@ import Testing
     @Test func aManifestBaselineIsTheStartWhenNothingIsStored() async throws {
         let fixture = try RunnerFixture()
         let manifest = try fixture.manifest(Self.upgrade)
-        let plan = try await fixture.runner().plan(manifest, to: Version("2.1")!)
+        let plan = try await fixture.runner().plan(manifest, to: Version("2.1"))
         #expect(plan.origin == .baseline)
         #expect(plan.from == Version("2.0"))
         #expect(plan.pending.map(\.id) == ["2.1/note", "2.1/second"])
@@ -175,7 +175,7 @@ import Testing
         let fixture = try RunnerFixture()
         let manifest = try fixture.manifest(Self.upgrade)
         let before = fixture.files()
-        _ = try await fixture.runner().plan(manifest, to: Version("3.0")!)
+        _ = try await fixture.runner().plan(manifest, to: Version("3.0"))
         let dry = try await fixture.run(manifest, to: "3.0") { $0.dryRun = true }
         #expect(dry.outcome == .dryRun)
         #expect(dry.plan?.pending.count == 4)
@@ -221,11 +221,11 @@ import Testing
     @Test func anInterruptedStepBlocksUntilResolved() async throws {
         let fixture = try RunnerFixture()
         let scenario = try await UpgradeScenario(manifest: Self.upgrade, registry: fixture.registry)
-        _ = try await scenario.run(to: Version("2.1")!, interruptingAt: "2.1/second")
+        _ = try await scenario.run(to: Version("2.1"), interruptingAt: "2.1/second")
         #expect(fixture.ran == ["2.1/note"])
         fixture.clearCalls()
 
-        let blocked = try await scenario.run(to: Version("2.1")!)
+        let blocked = try await scenario.run(to: Version("2.1"))
         #expect(blocked.report.outcome == .blocked)
         #expect(blocked.report.interrupted?.id == "2.1/second")
         #expect(blocked.report.interrupted?.pid == getpid())
@@ -234,7 +234,7 @@ import Testing
         let runner = Runner(store: scenario.store)
         await #expect(throws: Runner.MaintenanceError.self) { try await runner.resolve("2.1/note", .retry) }
         _ = try await runner.resolve("2.1/second", .done)
-        let resumed = try await scenario.run(to: Version("2.1")!)
+        let resumed = try await scenario.run(to: Version("2.1"))
         #expect(resumed.report.outcome == .succeeded)
         #expect(fixture.ran == [])
         #expect(resumed.state?.completed.last?.via == "resolved")
@@ -244,10 +244,10 @@ import Testing
     @Test func resolveRetryRunsTheStepAgain() async throws {
         let fixture = try RunnerFixture()
         let scenario = try await UpgradeScenario(manifest: Self.upgrade, registry: fixture.registry)
-        _ = try await scenario.run(to: Version("2.1")!, interruptingAt: "2.1/second")
+        _ = try await scenario.run(to: Version("2.1"), interruptingAt: "2.1/second")
         fixture.clearCalls()
         _ = try await Runner(store: scenario.store).resolve("2.1/second", .retry)
-        let report = try await scenario.run(to: Version("2.1")!)
+        let report = try await scenario.run(to: Version("2.1"))
         #expect(report.report.outcome == .succeeded)
         #expect(fixture.ran == ["2.1/second"])
     }
@@ -262,9 +262,9 @@ import Testing
                 - name: note
                   idempotent: true
             """, registry: fixture.registry)
-        _ = try await scenario.run(to: Version("1")!, interruptingAt: "1/note")
+        _ = try await scenario.run(to: Version("1"), interruptingAt: "1/note")
         fixture.clearCalls()
-        let report = try await scenario.run(to: Version("1")!)
+        let report = try await scenario.run(to: Version("1"))
         #expect(report.report.outcome == .succeeded)
         #expect(fixture.ran == ["1/note"])
     }
@@ -305,7 +305,7 @@ import Testing
         }
         let path = try fixture.writeManifest("migrations:\n  2.10:\n    - name: look\n      id: peek\n")
         let manifest = try Manifest.load(path: path, registry: registry)
-        _ = try await fixture.runner().run(to: Version("v3")!) { manifest }
+        _ = try await fixture.runner().run(to: Version("v3")) { manifest }
         #expect(seen.withLock { $0 } == [Seen(id: "2.10/peek", name: "look", threshold: "2.10", from: "0", to: "v3", attempt: 1,
                                              directory: fixture.scratch.root)])
         #expect(try await fixture.state()?.version.text == "v3")

@@ -26,7 +26,7 @@ import Testing
         let store = FileStore(directory: directory)
         let locked = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
         try await locked.commit(StoreFixture.state, journal: [])
-        let smaller = StoredState(app: nil, version: Version("3.0.0")!, updatedAt: Timestamp("2026-02-01T00:00:00.000Z")!)
+        let smaller = StoredState(app: nil, version: Version("3.0.0"), updatedAt: Timestamp("2026-02-01T00:00:00.000Z")!)
         try await locked.commit(smaller, journal: [])
         await locked.release()
 

@@ -18,7 +18,7 @@ import Testing
     func killedWriterLeavesTheOldOrTheNewStateAndAFreeLock(failPoint: String, renamed: Bool) async throws {
         let directory = scratch.directory
         let store = FileStore(directory: directory)
-        let old = StoredState(app: "shop", version: Version("1.0.0")!, updatedAt: Timestamp("2026-01-01T00:00:00.000Z")!)
+        let old = StoredState(app: "shop", version: Version("1.0.0"), updatedAt: Timestamp("2026-01-01T00:00:00.000Z")!)
         let first = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
         try await first.commit(old, journal: [])
         await first.release()

@@ -25,7 +25,7 @@ enum StoreFixture {
     }
 
     static let state = StoredState(
-        app: "shop", version: Version("2.1.0")!,
+        app: "shop", version: Version("2.1.0"),
         completed: [
             CompletedStep(id: "2.0.0/backfill", at: Timestamp("2026-01-02T03:04:05.678Z")!, run: "run-a", fingerprint: "f1"),
             CompletedStep(

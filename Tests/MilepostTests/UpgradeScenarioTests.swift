@@ -35,12 +35,12 @@ struct UpgradeScenarioTests {
 
     @Test func aStoreSeededAt20RunsOnlyTheStepsAboveItInOrderWithTheirParameters() async throws {
         let tags = Tags()
-        let scenario = try await UpgradeScenario(manifest: Self.manifest, registry: Self.registry(recording: tags), seededAt: Version("2.0")!)
-        let result = try await scenario.run(to: Version("2.1")!)
+        let scenario = try await UpgradeScenario(manifest: Self.manifest, registry: Self.registry(recording: tags), seededAt: "2.0")
+        let result = try await scenario.run(to: "2.1")
         #expect(result.report.outcome == .succeeded)
         #expect(result.ran == ["2.1/first", "2.1/second"])
         #expect(tags.all == ["a", "b"])
-        #expect(result.state?.version == Version("2.1"))
+        #expect(result.state?.version == "2.1")
         #expect(result.state?.completed.map(\.id) == ["2.1/first", "2.1/second"])
         #expect(result.journal.first?.event == .runStarted && result.journal.last?.outcome?.rawValue == "succeeded")
         #expect(result.journal.compactMap(\.step) == ["2.1/first", "2.1/first", "2.1/second", "2.1/second"])
@@ -64,8 +64,8 @@ struct UpgradeScenarioTests {
             """
         var options = RunOptions()
         options.retryDelay = .zero
-        let result = try await UpgradeScenario(manifest: manifest, registry: registry, seededAt: Version("2.0")!)
-            .run(to: Version("2.1")!, options: options)
+        let result = try await UpgradeScenario(manifest: manifest, registry: registry, seededAt: "2.0")
+            .run(to: "2.1", options: options)
         #expect(result.report.outcome == .succeeded)
         #expect(result.calls.map(\.id) == ["2.1/first", "2.1/second", "2.1/second"])
         #expect(result.calls.map { ($0.parameters as? Tag)?.tag } == ["a", "b", "b"])
@@ -73,25 +73,25 @@ struct UpgradeScenarioTests {
 
     @Test func aFreshStoreRunsFromTheManifestsBaseline() async throws {
         let result = try await UpgradeScenario(manifest: Self.manifest, registry: Self.registry(recording: Tags()))
-            .run(to: Version("3.0")!)
+            .run(to: "3.0")
         #expect(result.ran == ["2.0/note", "2.1/first", "2.1/second", "3.0/note"])
-        #expect(result.report.from == Version("1.0"))
+        #expect(result.report.from == "1.0")
     }
 
     @Test func seededCompletedStepsDoNotRunAgainAndDoNotDrift() async throws {
         let tags = Tags()
         let scenario = try await UpgradeScenario(
-            manifest: Self.manifest, registry: Self.registry(recording: tags), seededAt: Version("2.0")!,
+            manifest: Self.manifest, registry: Self.registry(recording: tags), seededAt: "2.0",
             completed: ["2.1/first"])
         let seeded = try #require(try await scenario.store.readState())
-        #expect(seeded.version == Version("2.0"))
+        #expect(seeded.version == "2.0")
         #expect(seeded.completed.map(\.id) == ["2.1/first"])
 
-        let result = try await scenario.run(to: Version("3.0")!)
+        let result = try await scenario.run(to: "3.0")
         #expect(result.ran == ["2.1/second", "3.0/note"])
         #expect(tags.all == ["b", "three"])
         #expect(result.state?.completed.map(\.id) == ["2.1/first", "2.1/second", "3.0/note"])
-        let status = try await Runner(store: scenario.store).status(manifest: try scenario.manifest(), to: Version("3.0"))
+        let status = try await Runner(store: scenario.store).status(manifest: try scenario.manifest(), to: "3.0")
         #expect(status.drift.isEmpty)
         #expect(status.verdict(hasTarget: true) == .ok)
 
@@ -110,7 +110,7 @@ struct UpgradeScenarioTests {
 
         let scenario = try await UpgradeScenario(
             manifestFile: source + "/app.yaml", copying: [source + "/data.txt"], registry: .standard)
-        let result = try await scenario.run(to: Version("1")!)
+        let result = try await scenario.run(to: "1")
         #expect(result.ran == ["1/append"])
         #expect(try String(contentsOfFile: scenario.directory + "/data.txt", encoding: .utf8) == "original\nran\n")
         #expect(try String(contentsOfFile: source + "/data.txt", encoding: .utf8) == "original\n")
@@ -126,7 +126,7 @@ struct UpgradeScenarioTests {
                 - {name: once, id: b, with: {tag: b}}
                 - {name: once, id: c, with: {tag: c}}
             """, registry: Self.registry(recording: tags))
-        let interrupted = try await scenario.run(to: Version("1")!, interruptingAt: "1/b")
+        let interrupted = try await scenario.run(to: "1", interruptingAt: "1/b")
         #expect(interrupted.report.outcome == .interrupted)
         #expect(interrupted.ran == ["1/a"])
         #expect(tags.all == ["a"])
@@ -134,13 +134,13 @@ struct UpgradeScenarioTests {
         #expect(interrupted.journal.suffix(2).map(\.event) == [.stepInterrupted, .runFinished])
         #expect(try await scenario.store.lockHolder() == nil)
 
-        let next = try await scenario.run(to: Version("1")!)
+        let next = try await scenario.run(to: "1")
         #expect(next.report.outcome == .blocked)
         #expect(next.report.interrupted?.id == "1/b")
         #expect(next.ran == [])
 
         await #expect(throws: UpgradeScenarioError.stepNeverStarted("1/a", outcome: .blocked)) {
-            _ = try await scenario.run(to: Version("1")!, interruptingAt: "1/a")
+            _ = try await scenario.run(to: "1", interruptingAt: "1/a")
         }
     }
 
@@ -160,18 +160,18 @@ struct UpgradeScenarioTests {
             """
 
         // A store at 2.1, as users of the previous release have it.
-        let scenario = try await UpgradeScenario(manifest: manifest, registry: registry, seededAt: Version("2.1")!)
+        let scenario = try await UpgradeScenario(manifest: manifest, registry: registry, seededAt: "2.1")
         // The app is killed while 2.7/reindex runs: the store records it as interrupted.
-        let killed = try await scenario.run(to: Version("2.7")!, interruptingAt: "2.7/reindex")
+        let killed = try await scenario.run(to: "2.7", interruptingAt: "2.7/reindex")
         #expect(killed.report.outcome == .interrupted)
         #expect(killed.state?.inProgress?.id == "2.7/reindex")
 
         // The next launch runs it again (it is idempotent), then the rest, in order.
-        let next = try await scenario.run(to: Version("2.7")!)
+        let next = try await scenario.run(to: "2.7")
         #expect(next.report.outcome == .succeeded)
         #expect(next.ran == ["2.7/reindex", "2.7/notify"])
         #expect(ran.withLock { $0 } == ["b", "c"])
-        #expect(next.state?.version == Version("2.7"))
+        #expect(next.state?.version == "2.7")
         #expect(next.state?.completed.map(\.id) == ["2.7/reindex", "2.7/notify"])
     }
 

@@ -49,8 +49,8 @@ struct VersionHistoryFileTests {
         #expect(history.firstInstalledVersion == "1.0")
         #expect(history.previousVersion == "1.0")
         #expect(history.currentVersion == "1.5")
-        #expect(!history.isFirstLaunch(of: Version("1.5")!))
-        #expect(history.isFirstLaunch(of: Version("1.6")!))
+        #expect(!history.isFirstLaunch(of: Version("1.5")))
+        #expect(history.isFirstLaunch(of: Version("1.6")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["journal.jsonl", "state.json"])
     }
 }

@@ -42,14 +42,14 @@ import Testing
 
     @Test func zeroIsTheDefaultBaseline() {
         #expect(Version.zero == Version("0.0.0"))
-        #expect(Version.zero < Version("0.0.1")!)
-        #expect(Version.zero > Version("0-alpha")!)
+        #expect(Version.zero < Version("0.0.1"))
+        #expect(Version.zero > Version("0-alpha"))
     }
 
     @Test func codableAsItsText() throws {
-        let data = try JSONEncoder().encode([Version("v2.10")!])
+        let data = try JSONEncoder().encode([Version("v2.10")])
         #expect(String(decoding: data, as: UTF8.self) == #"["v2.10"]"#)
-        #expect(try JSONDecoder().decode([Version].self, from: data) == [Version("2.10")!])
+        #expect(try JSONDecoder().decode([Version].self, from: data) == [Version("2.10")])
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Version].self, from: Data(#"["2.x"]"#.utf8)) }
     }
 

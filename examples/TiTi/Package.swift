@@ -8,7 +8,6 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "TiTi",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "titi-migrate", targets: ["titi-migrate"]),
         .executable(name: "titi-sample", targets: ["titi-sample"]),

@@ -13,6 +13,26 @@ public enum ManifestEditor {
     /// - throws: `Refusal` when the text does not parse or the place cannot be edited as lines (a flow
     ///   `[…]` list or mapping, no block `migrations:`).
     public static func appending(step name: String, threshold: Version, thresholdText: String, to text: String) throws(Refusal) -> String {
+        try appending(entry: [name], threshold: threshold, thresholdText: thresholdText, to: text)
+    }
+
+    /// `text` with a long-form `exec` step appended like `appending(step:…)`: `- name: exec`, `id: ID`
+    /// and `with: {command: [COMMAND, ARGS…]}`, each argument double-quoted (escaped so that YAML
+    /// reads it back byte for byte), the id plain only when YAML reads it as that string.
+    /// - throws: `Refusal` as `appending(step:…)` does.
+    public static func appending(
+        execID id: String, command: [String], threshold: Version, thresholdText: String, to text: String
+    ) throws(Refusal) -> String {
+        let entry = [
+            "name: exec",
+            "id: " + scalar(id),
+            "with: {command: [" + command.map(doubleQuoted).joined(separator: ", ") + "]}",
+        ]
+        return try appending(entry: entry, threshold: threshold, thresholdText: thresholdText, to: text)
+    }
+
+    /// `entry`'s first line after `- `, the others aligned under it.
+    private static func appending(entry: [String], threshold: Version, thresholdText: String, to text: String) throws(Refusal) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let document: YAMLDocument
         do {
@@ -45,9 +65,9 @@ public enum ManifestEditor {
             let end = index + 1 < thresholds.count ? thresholds[index + 1].key.location.line - 1 : migrationsEnd
             let last = lastContentLine(in: lines, from: existing.key.location.line, through: end)
             let indent = String(repeating: " ", count: existing.steps.location.column - 1)
-            lines.insert(indent + "- " + name, at: last)
+            lines.insert(contentsOf: item(entry, indent: indent), at: last)
         } else {
-            let entry = [keyIndent + quoted(thresholdText) + ":", stepIndent + "- " + name]
+            let entry = [keyIndent + quoted(thresholdText) + ":"] + item(entry, indent: stepIndent)
             if let higher = thresholds.first(where: { ($0.version.map { $0 > threshold }) ?? false }) {
                 // Before the higher threshold and the comment lines just above it.
                 var line = higher.key.location.line
@@ -59,6 +79,11 @@ public enum ManifestEditor {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A block list item: `- first`, then the other lines under it.
+    private static func item(_ entry: [String], indent: String) -> [String] {
+        entry.enumerated().map { indent + ($0.offset == 0 ? "- " : "  ") + $0.element }
     }
 
     /// The 1-based number of the last line in `first...last` that is neither blank nor only a comment.
@@ -74,4 +99,30 @@ public enum ManifestEditor {
 
     /// The threshold as a key: quoted, so that no YAML tool reads `2.10` as the number 2.1.
     private static func quoted(_ text: String) -> String { "\"\(text)\"" }
+
+    /// `text` plain when it is a step name no YAML tool reads as a boolean or null, else double-quoted.
+    static func scalar(_ text: String) -> String {
+        let special: Set = ["y", "n", "yes", "no", "on", "off", "true", "false", "null"]
+        return StepName.isValid(text) && !special.contains(text.lowercased()) ? text : doubleQuoted(text)
+    }
+
+    /// `text` as a YAML double-quoted scalar: `"` and `\` escaped, and every character YAML does not
+    /// allow in a document or reads as a line break (C0 and C1 controls, DEL, NEL, U+2028, U+2029,
+    /// U+FEFF, U+FFFE, U+FFFF) written as an escape, so the value reads back as given.
+    static func doubleQuoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}", "\u{FEFF}", "\u{FFFE}", "\u{FFFF}":
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
 }

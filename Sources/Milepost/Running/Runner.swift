@@ -5,7 +5,7 @@ import MilepostSystem
 ///
 /// ```swift
 /// let runner = Runner(store: FileStore(directory: ".milepost"), logger: logger)
-/// let report = try await runner.run(to: Version("2.7")!) {
+/// let report = try await runner.run(to: Version("2.7")) {
 ///     try Manifest.load(path: "milepost.yaml", registry: registry)
 /// }
 /// ```
@@ -15,11 +15,15 @@ public struct Runner: Sendable {
     /// has none (a run of a manifest with host steps and no host store is refused before any step).
     public let hostStore: (any MilepostStore)?
     public let options: RunOptions
+    /// Where the run logs (steps get it with their id in the metadata); quiet unless the app passes
+    /// its own.
     public let logger: Logger
 
+    /// A runner of `store`. Without `logger` nothing is logged: an app's swift-log set-up, or the
+    /// lack of one, is never written to on the library's behalf.
     public init(
         store: any MilepostStore, hostStore: (any MilepostStore)? = nil, options: RunOptions = RunOptions(),
-        logger: Logger = Logger(label: "milepost")
+        logger: Logger = Logger(label: "milepost", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.store = store
         self.hostStore = hostStore

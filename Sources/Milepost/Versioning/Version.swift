@@ -4,10 +4,11 @@
 ///
 /// ```swift
 /// let v: Version = try Version(parsing: "v2.10.3")
-/// Version("2.10")! > Version("2.9")!   // true
-/// Version("2.1")! == Version("2.1.0")!  // true
+/// let w: Version = "2.10"              // a literal; one that is not a version stops the program
+/// ("2.10" as Version) > "2.9"          // true
+/// Version("2.1") == Version("2.1.0")   // true: with a literal, Version("…") is the literal form
 /// ```
-public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible {
+public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible, ExpressibleByStringLiteral {
     /// The text as written (`v2.10.3`), kept for display and storage.
     public let text: String
     /// Numeric components without leading zeros and without trailing zero components.
@@ -50,6 +51,17 @@ public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible
     }
 
     public var description: String { text }
+
+    /// A version written in the source: `"2.1"` where a `Version` is expected. A literal that is not
+    /// a version is a programmer error and stops the program; parse text from elsewhere with
+    /// `init(parsing:)` or `init?(_:)` (a `String` value, not a literal).
+    public init(stringLiteral text: String) {
+        do {
+            try self.init(parsing: text)
+        } catch {
+            preconditionFailure("the literal \"\(text)\" is not a version (\(error.reason)): write one such as \"2.10.1\"")
+        }
+    }
 
     /// The version every store starts from when the manifest names no baseline.
     public static let zero = Version(uncheckedZero: ())

@@ -9,27 +9,34 @@ extension MilepostCommand {
             abstract: "Add a step under a threshold, keeping the manifest's comments and layout.",
             discussion: """
                 Appends `- NAME` to the steps of VERSION, creating the threshold (quoted, in version \
-                order) when the manifest has none equal to it. Only the new lines are written: \
-                comments, quoting and layout stay as they are. The manifest must be valid before; \
-                after the edit it is validated again, and a step whose parameters are required \
-                (exec's `command`) is reported until its `with:` is filled in (exit 65). Flow lists \
-                (`2.1: [a, b]`) are edited by hand.
+                order) when the manifest has none equal to it. With a command after `--`, appends a \
+                long-form `exec` step instead: `name: exec`, `id: ID` and `with: {command: [...]}`, \
+                each argument quoted for YAML. Only the new lines are written: comments, quoting and \
+                layout stay as they are. The manifest must be valid before (else exit 65), and the \
+                edited manifest is validated before it is written: a step that would leave it \
+                invalid (exec without its command, an id already used under VERSION) is refused with \
+                the reason, exit 64, and nothing is written. Flow lists (`2.1: [a, b]`) are edited by \
+                hand (exit 65).
 
                 Examples:
                   milepost new 2.8 removeEmptyDailys
-                  milepost new 3.0 exec --manifest deploy/milepost.yaml   # then fill in its with:
+                  milepost new 3.0 reindex -- psql -c 'REINDEX TABLE users'
+                  milepost new 3.0 backfill --manifest deploy/milepost.yaml -- ./backfill
                 """)
 
         @Argument(help: "The threshold: the step runs when an upgrade passes this version.")
         var version: Version
-        @Argument(help: "A registered step (milepost steps lists them).")
+        @Argument(help: "A registered step (milepost steps lists them); with a command after `--`, the id of a new exec step.")
         var name: String
+        @Argument(parsing: .postTerminator, help: ArgumentHelp("The command of an exec step and its arguments, after `--`.", valueName: "command"))
+        var command: [String] = []
         @OptionGroup var manifest: ManifestOptions
 
         func run(in context: CommandContext) async throws {
-            // An unknown name would be written and then fail validation, leaving a broken manifest.
-            guard context.registry[name] != nil else {
-                throw ValidationError("'\(name.escapingControlCharacters())' is not a registered step (`milepost steps` lists them)")
+            // An unknown name would be written and then fail validation.
+            let step = command.isEmpty ? name : "exec"
+            guard context.registry[step] != nil else {
+                throw ValidationError("'\(step.escapingControlCharacters())' is not a registered step (`milepost steps` lists them)")
             }
             try await reportingFailures {
                 let path = try manifest.path
@@ -37,12 +44,23 @@ extension MilepostCommand {
                 let text = String(decoding: loaded.source.bytes, as: UTF8.self)
                 let edited: String
                 do {
-                    edited = try ManifestEditor.appending(step: name, threshold: version, thresholdText: version.text, to: text)
+                    edited = command.isEmpty
+                        ? try ManifestEditor.appending(step: name, threshold: version, thresholdText: version.text, to: text)
+                        : try ManifestEditor.appending(execID: name, command: command, threshold: version, thresholdText: version.text, to: text)
                 } catch let refusal as ManifestEditor.Refusal {
                     Terminal.err("milepost: cannot add the step to \(path.escapingControlCharacters()): \(refusal)")
                     throw ExitStatus.invalidManifest.exit
                 }
                 let bytes = Array(edited.utf8)
+                // Nothing is written that would not validate: the edited text is checked first.
+                var limits = ManifestLimits.default
+                limits.maxDocumentBytes = try manifest.maxBytes
+                do {
+                    _ = try Manifest.parse(ManifestSource(path: path, bytes: bytes), registry: context.registry, limits: limits)
+                } catch ManifestError.invalid(let diagnostics, _) {
+                    refuse(diagnostics.filter { $0.severity == .error }, path: path)
+                    throw ExitStatus.usage.exit
+                }
                 // Through a link to the file it names, keeping its mode and owner; atomically.
                 do throws(FileCallError) {
                     try FileWriting.replace(path, with: bytes)
@@ -50,9 +68,22 @@ extension MilepostCommand {
                     Terminal.err("milepost: could not write \(path.escapingControlCharacters()): \(error.reason)")
                     throw ExitStatus.cannotWrite.exit
                 }
-                Terminal.out("added \(name.escapingControlCharacters()) under \(version.text) in \(path.escapingControlCharacters())")
-                // A step with required parameters needs its `with:` filled in: validation says what is missing.
-                _ = try Manifest.parse(ManifestSource(path: path, bytes: bytes), registry: context.registry)
+                let added = command.isEmpty ? name : "exec '\(name)'"
+                Terminal.out("added \(added.escapingControlCharacters()) under \(version.text) in \(path.escapingControlCharacters())")
+            }
+        }
+
+        /// Says why the step is not added: what validation would report in the edited manifest
+        /// (which is not written, so no line of it is quoted), and how to write exec's command.
+        private func refuse(_ errors: [Diagnostic], path: String) {
+            Terminal.err("milepost: error: not adding \(name.escapingControlCharacters()) under \(version.text): \(path.escapingControlCharacters()) would be invalid; nothing was written", isError: true)
+            for error in errors {
+                let notes = error.notes.map { "; \($0.message)" }.joined()
+                Terminal.err("  \(error.message)\(notes)".escapingControlCharacters(), isError: true)
+            }
+            if command.isEmpty {
+                Terminal.err("note: a step with required parameters needs its `with:`: write it by hand, or give exec its command: "
+                    + "`milepost new \(version.text) ID -- COMMAND ARGS...`")
             }
         }
     }

@@ -10,8 +10,10 @@ extension MilepostCommand {
                 Each step gets its status and the reason: pending, completed, above-target, skipped (at \
                 or below the stored version: it will never run), interrupted or out-of-scope (its labels do not \
                 match --labels, or its when: is not this kind of run: a fresh install or an upgrade). With --from it needs no \
-                store at all: "what runs for a host upgrading from 2.0 to 2.7?" (an upgrade; plan a fresh \
-                install on an empty store).
+                store at all: "what runs for a host upgrading from 2.0 to 2.7?" (an upgrade: a store at 2.0); \
+                a note says that a host with no store would be a fresh install from the manifest's \
+                baseline: (when: fresh-install steps run, when: upgrade steps do not). Plan a fresh \
+                install on an empty store.
 
                 Examples:
                   milepost plan --to 2.7
@@ -62,6 +64,7 @@ extension MilepostCommand {
                 case .text:
                     let hint = CommandHint(store: store.store, manifest: manifest.manifest)
                     Terminal.out(PlanText.render(plan, app: loaded.app, hint: hint, colored: Terminal.stdoutIsTTY))
+                    if let from { Terminal.out(PlanText.withoutStoreNote(from: from, baseline: loaded.baseline, hint: hint)) }
                 }
             }
         }

@@ -64,9 +64,7 @@ enum CommandFailure {
         case ManifestError.invalid(let diagnostics, let source):
             let renderer = DiagnosticRenderer(source: source, colored: Terminal.stderrIsTTY)
             for diagnostic in diagnostics { Terminal.err(renderer.render(diagnostic), isError: diagnostic.severity == .error) }
-            Terminal.err(
-                "milepost: \(source.path.escapingControlCharacters()) is invalid (\(counted(diagnostics.filter { $0.severity == .error }.count, "error")))",
-                isError: true)
+            Terminal.err("milepost: \(ManifestError.summary(diagnostics, source: source))", isError: true)
         case ManifestError.unreadable(let path, let reason):
             Terminal.err("milepost: error: cannot read the manifest \(path): \(reason)".escapingControlCharacters(), isError: true)
         default:

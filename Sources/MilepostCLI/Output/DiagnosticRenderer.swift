@@ -1,47 +1,22 @@
 import Milepost
 
-/// Prints diagnostics like a compiler: `file:line:col: error: message`, the source line, a caret, notes.
+/// Prints diagnostics like a compiler (`file:line:col: error: message`, the source line, a caret,
+/// notes) through the library's `Diagnostic.rendered(source:highlight:)`, coloured on a terminal.
 struct DiagnosticRenderer {
     var source: ManifestSource?
     var colored: Bool
 
+    /// The library's rendering (`Diagnostic.rendered(source:)`), coloured on a terminal.
     func render(_ diagnostic: Diagnostic) -> String {
-        let severity = diagnostic.severity == .error
-            ? Terminal.paint("error:", .red, colored: colored) : Terminal.paint("warning:", .yellow, colored: colored)
-        let message = diagnostic.message.escapingControlCharacters()
-        var lines = ["\(place(diagnostic.file, diagnostic.location.map { ($0.line, $0.column) })) \(severity) \(Terminal.paint(message, .bold, colored: colored))"]
-        // Only the manifest's lines are at hand: a finding in another file (the lock file) is not quoted.
-        let quotes = source?.path == diagnostic.file
-        if let location = diagnostic.location, quotes { lines += excerpt(line: location.line, column: location.column) }
-        for note in diagnostic.notes {
-            let label = Terminal.paint("note:", .cyan, colored: colored)
-            if let location = note.location {
-                lines.append("\(place(diagnostic.file, (location.line, location.column))) \(label) \(note.message.escapingControlCharacters())")
-                if quotes { lines += excerpt(line: location.line, column: location.column) }
-            } else {
-                lines.append("\(label) \(note.message.escapingControlCharacters())")
+        diagnostic.rendered(source: source) { text, part in
+            switch part {
+            case .error: Terminal.paint(text, .red, colored: colored)
+            case .warning: Terminal.paint(text, .yellow, colored: colored)
+            case .message: Terminal.paint(text, .bold, colored: colored)
+            case .note: Terminal.paint(text, .cyan, colored: colored)
+            case .caret: Terminal.paint(text, .green, colored: colored)
             }
         }
-        return lines.joined(separator: "\n")
-    }
-
-    private func place(_ file: String, _ location: (line: Int, column: Int)?) -> String {
-        let file = file.escapingControlCharacters()
-        return location.map { "\(file):\($0.line):\($0.column):" } ?? "\(file):"
-    }
-
-    /// The source line `number` quoted, and a caret under `column`.
-    private func excerpt(line number: Int, column: Int) -> [String] {
-        guard let line = source?.line(number) else { return [] }
-        let text = line.escapingControlCharacters(keepingTabs: true)
-        let number = String(number)
-        let gutter = String(repeating: " ", count: number.count)
-        let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(column - 1)))
-        let visible = before.escapingControlCharacters(keepingTabs: true).unicodeScalars.map { $0 == "\t" ? "\t" : " " }.joined()
-        return [
-            "\(number) | \(text)",
-            "\(gutter) | \(visible)\(Terminal.paint("^", .green, colored: colored))",
-        ]
     }
 
     /// GitHub Actions workflow commands: `::error file=F,line=L,col=C::message`.

@@ -108,8 +108,11 @@ struct PlanDocument: Encodable {
     var requiredStop: RequiredStopDocument?
     /// The `--labels` expression, when one was given.
     var labels: String?
+    /// With `--from` (a store at `from`: an upgrade), what a host with no store would be instead.
+    var withoutStore: WithoutStoreDocument?
 
     init(_ plan: Plan, manifest: Manifest) {
+        if plan.origin == .given { withoutStore = WithoutStoreDocument(from: manifest.baseline.text) }
         waiting = plan.waiting.map(\.step.id)
         phase = plan.scope.phase.rawValue
         requiredStop = RequiredStopDocument(plan)
@@ -123,6 +126,14 @@ struct PlanDocument: Encodable {
         steps = plan.entries.map { PlanStepDocument($0, in: plan) }
         labels = plan.scope.labels?.text
     }
+}
+
+/// `plan --from V` plans an upgrade (a store at V); a host with no store starts from the manifest's
+/// baseline as a fresh install: `when: fresh-install` steps run there, `when: upgrade` steps do not.
+struct WithoutStoreDocument: Encodable {
+    var run = "fresh-install"
+    /// The manifest's `baseline:` (0 without one).
+    var from: String
 }
 
 /// A plan's required stop: the version to reach first, which key asks for it, and the message.

@@ -2,6 +2,15 @@ import Milepost
 
 /// `milepost plan` for humans: one line per step with its status and reason.
 enum PlanText {
+    /// `plan --from V`'s last line: the plan is an upgrade (a store at V), while a host with no store
+    /// would be a fresh install from the manifest's `baseline:`, and `milepost baseline` is what
+    /// turns a store with no state into an upgrade.
+    static func withoutStoreNote(from: Version, baseline: Version, hint: CommandHint) -> String {
+        "note: a store at \(from) makes this an upgrade (when: upgrade steps run, when: fresh-install steps do not); "
+            + "a host with no store would be a fresh install from the baseline \(baseline) (when: fresh-install steps run, "
+            + "when: upgrade steps do not), unless `\(hint.milepost("baseline", from.text))` records \(from) on its store first"
+    }
+
     static func render(_ plan: Plan, app: String?, hint: CommandHint, colored: Bool) -> String {
         let origin = switch plan.origin {
         case .stored: "stored"

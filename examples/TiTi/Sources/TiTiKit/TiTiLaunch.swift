@@ -7,10 +7,10 @@ public import Milepost
 ///
 /// ```swift
 /// let launch = TiTiLaunch(dataDirectory: dataDirectory, manifest: bundledManifest)
-/// let started = try await launch.start(at: Version("2.7")!)
+/// let started = try await launch.start(at: Version("2.7"))
 /// if let notice = started.whatsNew { show(notice) }
 /// // The app is on screen; the long work goes on beside it.
-/// backgroundWork = Task { try await launch.runBackgroundSteps(at: Version("2.7")!) }
+/// backgroundWork = Task { try await launch.runBackgroundSteps(at: Version("2.7")) }
 /// // On suspension (scenePhase .background, applicationDidEnterBackground):
 /// backgroundWork?.cancel()   // the step stops at its next batch; its cursor is kept
 /// ```
@@ -70,7 +70,7 @@ public struct TiTiLaunch: Sendable {
 
     /// The one-time notices, by the version that brings them.
     public static let whatsNew: [Version: String] = [
-        Version("2.7")!: "What's new in 2.7: a timer forgotten overnight no longer counts more than 16 hours a day.",
+        Version("2.7"): "What's new in 2.7: a timer forgotten overnight no longer counts more than 16 hours a day.",
     ]
 
     /// What a start did: the run, and the notice to show now (nil when there is none).

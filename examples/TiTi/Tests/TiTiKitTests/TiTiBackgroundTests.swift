@@ -28,7 +28,7 @@ import TiTiKit
         let originalDate = try modificationDate(of: fixture.dailyFile.path)
 
         // The launch: 2.1 is reached, the step waits, dailys.json is not even rewritten.
-        let started = try await fixture.launch.start(at: Version("2.1")!)
+        let started = try await fixture.launch.start(at: Version("2.1"))
         #expect(started.report.outcome == .succeeded)
         #expect(started.report.steps.isEmpty)
         #expect(started.report.plan?.waiting.map(\.step.id) == ["2.1/removeEmptyDailys"])
@@ -41,7 +41,7 @@ import TiTiKit
         let suspension = Suspension()
         let launch = fixture.launch
         let task = suspension.start {
-            try await launch.runBackgroundSteps(at: Version("2.1")!) { event in
+            try await launch.runBackgroundSteps(at: Version("2.1")) { event in
                 if case .stepProgress(_, let progress) = event, progress.completed >= Self.cancelAt {
                     suspension.suspend(at: progress.completed)
                 }
@@ -63,18 +63,18 @@ import TiTiKit
 
         // The next launch is not held by the step stopped mid-way, and leaves the file alone.
         let midwayBytes = try fixture.dataBytes()
-        let relaunched = try await fixture.launch.start(at: Version("2.1")!)
+        let relaunched = try await fixture.launch.start(at: Version("2.1"))
         #expect(relaunched.report.outcome == .upToDate)
         #expect(relaunched.whatsNew == nil)
         #expect(try fixture.dataBytes() == midwayBytes)
         let state = try await fixture.launch.store.readState()
         #expect(state?.inProgress?.cursor == String(cursor))
-        #expect(Readiness(state, for: Version("2.1")!) == .ready)
-        #expect(Readiness(state, for: Version("2.1")!, phase: .background) != .ready)
+        #expect(Readiness(state, for: Version("2.1")) == .ready)
+        #expect(Readiness(state, for: Version("2.1"), phase: .background) != .ready)
 
         // The next background run resumes at the cursor: nothing before it is examined again.
         let progress = Mutex<[Int]>([])
-        let resumed = try await fixture.launch.runBackgroundSteps(at: Version("2.1")!) { event in
+        let resumed = try await fixture.launch.runBackgroundSteps(at: Version("2.1")) { event in
             if case .stepProgress(_, let step) = event { progress.withLock { $0.append(step.completed) } }
         }
         #expect(resumed.outcome == .succeeded)
@@ -85,14 +85,14 @@ import TiTiKit
         let attempts = journal.filter { $0.event == .stepStarted && $0.step == "2.1/removeEmptyDailys" }
         #expect(attempts.map(\.cursor) == [nil, String(cursor)])
         #expect(try await fixture.launch.store.readState()?.inProgress == nil)
-        #expect(Readiness(try await fixture.launch.store.readState(), for: Version("2.1")!, phase: .background) == .ready)
+        #expect(Readiness(try await fixture.launch.store.readState(), for: Version("2.1"), phase: .background) == .ready)
 
         // Done once: a later background run finds nothing, even with a new empty daily.
         var dailys = try fixture.dailys()
         dailys.append(Daily(date: "9999-12-31", totalTime: 0))
         try fixture.dailyFile.save(dailys)
         let bytes = try fixture.dataBytes()
-        let again = try await fixture.launch.runBackgroundSteps(at: Version("2.1")!)
+        let again = try await fixture.launch.runBackgroundSteps(at: Version("2.1"))
         #expect(again.outcome == .upToDate)
         #expect(again.steps.isEmpty)
         #expect(try fixture.dataBytes() == bytes)

@@ -18,8 +18,8 @@ import TiTiKit
     }
 
     @Test func usersOf21GetOnlyTheRunawayCapIn27() async throws {
-        let scenario = try await scenario(seededAt: Version("2.1")!)
-        let result = try await scenario.run(to: Version("2.7")!)
+        let scenario = try await scenario(seededAt: Version("2.1"))
+        let result = try await scenario.run(to: Version("2.7"))
         #expect(result.ran == ["2.7/capRunawayDailys"])
         let dailys = try dailys(in: scenario)
         #expect(dailys.filter(\.isEmpty).count == 3)  // 2.1's step is not run again: those users had it
@@ -28,13 +28,13 @@ import TiTiKit
 
     @Test func aLaunchKilledDuringTheCapIsFinishedByTheNextLaunch() async throws {
         let scenario = try await scenario()
-        let killed = try await scenario.run(to: Version("2.7")!, interruptingAt: "2.7/capRunawayDailys")
+        let killed = try await scenario.run(to: Version("2.7"), interruptingAt: "2.7/capRunawayDailys")
         #expect(killed.ran == [])  // 2.1/removeEmptyDailys waits for the background run
         #expect(killed.state?.inProgress?.id == "2.7/capRunawayDailys")
         #expect(try dailys(in: scenario).map(\.totalTime).max() == 93_600)
 
         // capRunawayDailys is idempotent: the next launch runs it again and finishes the upgrade.
-        let next = try await scenario.run(to: Version("2.7")!)
+        let next = try await scenario.run(to: Version("2.7"))
         #expect(next.report.outcome == .succeeded)
         #expect(next.ran == ["2.7/capRunawayDailys"])
         #expect(try dailys(in: scenario).map(\.totalTime) == [5_400, 0, 7_260, 0, 57_600, 0, 1_800])
@@ -46,15 +46,15 @@ import TiTiKit
         let scenario = try await scenario()
         var background = RunOptions()
         background.phase = .background
-        _ = try await scenario.run(to: Version("2.1")!)
-        let stopped = try await scenario.run(to: Version("2.1")!, interruptingAt: "2.1/removeEmptyDailys", options: background)
+        _ = try await scenario.run(to: Version("2.1"))
+        let stopped = try await scenario.run(to: Version("2.1"), interruptingAt: "2.1/removeEmptyDailys", options: background)
         #expect(stopped.report.outcome == .interrupted)
         #expect(stopped.state?.inProgress?.id == "2.1/removeEmptyDailys")
         #expect(try dailys(in: scenario).filter(\.isEmpty).count == 3)
 
         // A launch is not held by it; the next background run finishes it.
-        #expect(try await scenario.run(to: Version("2.1")!).report.outcome == .upToDate)
-        let next = try await scenario.run(to: Version("2.1")!, options: background)
+        #expect(try await scenario.run(to: Version("2.1")).report.outcome == .upToDate)
+        let next = try await scenario.run(to: Version("2.1"), options: background)
         #expect(next.report.outcome == .succeeded)
         #expect(next.ran == ["2.1/removeEmptyDailys"])
         #expect(try dailys(in: scenario).map(\.totalTime) == [5_400, 7_260, 93_600, 1_800])

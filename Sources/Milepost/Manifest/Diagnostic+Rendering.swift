@@ -1,0 +1,65 @@
+/// The parts of a rendered diagnostic that a terminal may set apart (the CLI colours them).
+public enum DiagnosticPart: Sendable, Hashable {
+    /// `error:`
+    case error
+    /// `warning:`
+    case warning
+    /// The diagnostic's message.
+    case message
+    /// `note:`
+    case note
+    /// The `^` under the column.
+    case caret
+}
+
+extension Diagnostic: CustomStringConvertible {
+    /// The diagnostic as a compiler prints it, without the source line: `file:line:col: error:
+    /// message`, then its notes.
+    public var description: String { rendered() }
+
+    /// The diagnostic as a compiler prints it: `file:line:col: error: message`, the line of `source`
+    /// it points at with a caret under the column (only when `source` is the diagnostic's file),
+    /// then each note (`file:line:col: note: …`, quoted the same way). Control characters in the
+    /// texts are escaped, so the rendering is inert on a terminal. `highlight` wraps each part
+    /// (`milepost` colours them on a terminal); by default the text is left as it is.
+    public func rendered(
+        source: ManifestSource? = nil, highlight: (String, DiagnosticPart) -> String = { text, _ in text }
+    ) -> String {
+        let severity = self.severity == .error ? highlight("error:", .error) : highlight("warning:", .warning)
+        var lines = ["\(Self.place(file, location.map { ($0.line, $0.column) })) \(severity) \(highlight(message.escapingControlCharacters(), .message))"]
+        // Only the manifest's lines are at hand: a finding in another file (the lock file) is not quoted.
+        let quoted = source.flatMap { $0.path == file ? $0 : nil }
+        if let location, let quoted { lines += Self.excerpt(quoted, line: location.line, column: location.column, highlight: highlight) }
+        for note in notes {
+            let label = highlight("note:", .note)
+            if let location = note.location {
+                lines.append("\(Self.place(file, (location.line, location.column))) \(label) \(note.message.escapingControlCharacters())")
+                if let quoted { lines += Self.excerpt(quoted, line: location.line, column: location.column, highlight: highlight) }
+            } else {
+                lines.append("\(label) \(note.message.escapingControlCharacters())")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func place(_ file: String, _ location: (line: Int, column: Int)?) -> String {
+        let file = file.escapingControlCharacters()
+        return location.map { "\(file):\($0.line):\($0.column):" } ?? "\(file):"
+    }
+
+    /// The source line `number` quoted, and a caret under `column`.
+    private static func excerpt(
+        _ source: ManifestSource, line number: Int, column: Int, highlight: (String, DiagnosticPart) -> String
+    ) -> [String] {
+        guard let line = source.line(number) else { return [] }
+        let text = line.escapingControlCharacters(keepingTabs: true)
+        let number = String(number)
+        let gutter = String(repeating: " ", count: number.count)
+        let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(column - 1)))
+        let visible = before.escapingControlCharacters(keepingTabs: true).unicodeScalars.map { $0 == "\t" ? "\t" : " " }.joined()
+        return [
+            "\(number) | \(text)",
+            "\(gutter) | \(visible)\(highlight("^", .caret))",
+        ]
+    }
+}
