@@ -163,12 +163,13 @@ public struct Runner: Sendable {
                     stopGrace?.shorten(to: lost.stopWithin)
                     // The body's own store error (the fence refusing its last checkpoint, a step's
                     // outcome the store could not record) says more.
+                    // A statement the loss itself cancelled says less than the loss: that one is thrown.
                     group.cancelAll()
                     do {
                         while try await group.next() != nil {}
-                    } catch let error as StoreError {
+                    } catch let error as StoreError where !error.isQueryCanceled {
                         throw error
-                    } catch let error as UnrecordedStepOutcome {
+                    } catch let error as UnrecordedStepOutcome where !error.storeError.isQueryCanceled {
                         throw error
                     } catch {}
                     throw lost.error

@@ -12,4 +12,7 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
 
     /// `42501`: the role lacks a privilege (the data is intact).
     public static let insufficientPrivilege = SQLState(rawValue: "42501")
+    /// `57014`: the statement was cancelled on request — by Milepost itself when its lock was lost
+    /// (PostgreSQL's `query_canceled`).
+    public static let queryCanceled = SQLState(rawValue: "57014")
 }

@@ -59,6 +59,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// True for a statement cancelled on request (SQLSTATE 57014): by Milepost itself when its
+    /// lock was lost, so the loss is the better error to report.
+    public var isQueryCanceled: Bool {
+        guard case .io(_, .database(let sqlState, _)) = self else { return false }
+        return sqlState == .queryCanceled
+    }
+
     public var description: String {
         switch self {
         case .unreadableState(let location, let reason) where reason.isPermissionDenied:
