@@ -1,5 +1,4 @@
 import Milepost
-import MilepostSystem
 
 /// The built-in `sql` step (PostgreSQL store only): runs SQL given inline or in a file relative to
 /// the manifest, by default in the same transaction as its checkpoint.
@@ -47,29 +46,12 @@ enum SQLStep {
         }
     }
 
-    /// The largest SQL file a step reads (64 MiB): it is sent to the server as one statement text.
-    static let maxFileBytes = 64 << 20
-
     @Sendable static func run(_ context: StepContext<Parameters>) async throws {
         guard let store = context.store as? LockedPostgresStore else {
             // The runner refuses the manifest before any step runs; reaching this is a programmer error.
             preconditionFailure("the sql step ran against \(type(of: context.store)), not the PostgreSQL store")
         }
-        let text: String
-        if let sql = context.parameters.sql {
-            text = sql
-        } else {
-            let path = context.manifestPath(context.parameters.file ?? "")
-            do {
-                let bytes = try RegularFileReader.contents(path: PathText.filePath(path), maxBytes: maxFileBytes)
-                guard let decoded = String(validating: bytes, as: UTF8.self) else {
-                    throw Failure(message: "cannot read \(path): it is not UTF-8 text")
-                }
-                text = decoded
-            } catch let error as RegularFileReader.Failure {
-                throw Failure(message: "cannot read \(path): \(error.reason)")
-            }
-        }
+        let text = try context.sqlText(context.parameters.sql, file: context.parameters.file)
         context.logger.debug("sql: \(text.count) characters, transaction: \(context.parameters.transaction)")
         try await store.execute(stepSQL: text)
     }

@@ -1,5 +1,4 @@
 import Milepost
-import MilepostSystem
 
 /// The built-in `sqlite` step (SQLite store only): runs SQL given inline or in a file relative to
 /// the manifest, in the same transaction as its checkpoint — the step's writes and the record of
@@ -34,29 +33,12 @@ enum SQLiteStep {
         var definitionFiles: [String] { file.map { [$0] } ?? [] }
     }
 
-    /// The largest SQL file a step reads (64 MiB).
-    static let maxFileBytes = 64 << 20
-
     @Sendable static func run(_ context: StepContext<Parameters>) async throws {
         guard let store = context.store as? LockedSQLiteStore else {
             // The runner refuses the manifest before any step runs; reaching this is a programmer error.
             preconditionFailure("the sqlite step ran against \(type(of: context.store)), not the SQLite store")
         }
-        let text: String
-        if let sql = context.parameters.sql {
-            text = sql
-        } else {
-            let path = context.manifestPath(context.parameters.file ?? "")
-            do {
-                let bytes = try RegularFileReader.contents(path: PathText.filePath(path), maxBytes: maxFileBytes)
-                guard let decoded = String(validating: bytes, as: UTF8.self) else {
-                    throw Failure(message: "cannot read \(path): it is not UTF-8 text")
-                }
-                text = decoded
-            } catch let error as RegularFileReader.Failure {
-                throw Failure(message: "cannot read \(path): \(error.reason)")
-            }
-        }
+        let text = try context.sqlText(context.parameters.sql, file: context.parameters.file)
         context.logger.debug("sqlite: \(text.count) characters")
         try await store.execute(stepSQL: text)
     }
