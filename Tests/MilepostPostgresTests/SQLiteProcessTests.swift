@@ -150,16 +150,22 @@ import Testing
                       WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) FROM c;
             """, to: "milepost.yaml")
         let holder = try MilepostProcess(["run", "--store", "sqlite:app.db", "--to", "1.0"], in: directory.path)
-        // The step runs once the database's write lock is held for a while (a checkpoint holds it
-        // for a moment only): its transaction is open.
+        // The runner names itself in the sidecar lock once it holds the lock; then its step's count,
+        // which takes minutes, holds the database's write lock. That lock is probed every 500 ms
+        // only: a probe takes it for a moment when it is free, and probing every 50 ms made the
+        // runner's own BEGIN IMMEDIATE time out on a loaded CI.
         let database = directory.path + "/app.db"
         let deadline = ContinuousClock.now + .seconds(120)
-        var lockedPolls = 0
-        while lockedPolls < 5, ContinuousClock.now < deadline {
-            lockedPolls = FileManager.default.fileExists(atPath: database) && Self.isWriteLocked(database) ? lockedPolls + 1 : 0
+        while ContinuousClock.now < deadline,
+              (try? String(contentsOfFile: database + ".milepost-lock", encoding: .utf8))?.contains(#""run""#) != true {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(lockedPolls == 5, "the step's transaction never opened")
+        var inStep = false
+        while !inStep, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(500))
+            inStep = Self.isWriteLocked(database)
+        }
+        #expect(inStep, "the step's transaction never opened")
         kill(holder.pid, SIGKILL)
         _ = try holder.wait()
         #expect(try Self.query(database, "SELECT count(*) FROM sqlite_master WHERE name = 'items'") == [["0"]])
