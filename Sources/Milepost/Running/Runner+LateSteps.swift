@@ -7,11 +7,13 @@ extension Runner {
     /// adopted by a custom `MilepostStore`) has nothing late. Nil without a state.
     ///
     /// The journal is read only when a step could be late, so a store without any costs nothing.
-    func lateFloor(_ manifest: Manifest, state: StoredState?) async throws -> Version? {
+    /// Only the steps this store records count (`scope`: the fleet store's, or a host store's): the
+    /// other store's steps never complete here.
+    func lateFloor(_ manifest: Manifest, state: StoredState?, scope: StepScope = .fleet) async throws -> Version? {
         guard let state else { return nil }
         let completed = Set(state.completed.map(\.id))
         let couldBeLate = manifest.steps.contains {
-            $0.repeats == nil && $0.when == nil && $0.threshold <= state.version && $0.threshold > manifest.baseline && !completed.contains($0.id)
+            $0.scope == scope && $0.repeats == nil && $0.when == nil && $0.threshold <= state.version && $0.threshold > manifest.baseline && !completed.contains($0.id)
                 && $0.replaces.map(completed.contains) != true
         }
         guard couldBeLate else { return manifest.baseline }
