@@ -33,6 +33,16 @@ import Testing
 
     /// True when another connection holds the database's write lock (a `BEGIN IMMEDIATE` without
     /// waiting is refused): inside a `sqlite` step, its transaction is open.
+    /// The user and system CPU time of `pid` in clock ticks (`/proc/PID/stat`), 0 when unreadable.
+    static func cpuTicks(of pid: Int32) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        // After the command name: state is field 3; utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
+        return user + system
+    }
+
     static func isWriteLocked(_ path: String) -> Bool {
         var handle: OpaquePointer?
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else { return false }
@@ -151,20 +161,20 @@ import Testing
             """, to: "milepost.yaml")
         let holder = try MilepostProcess(["run", "--store", "sqlite:app.db", "--to", "1.0"], in: directory.path)
         // The runner names itself in the sidecar lock once it holds the lock; then its step's count,
-        // which takes minutes, holds the database's write lock. That lock is probed every 500 ms
-        // only: a probe takes it for a moment when it is free, and probing every 50 ms made the
-        // runner's own BEGIN IMMEDIATE time out on a loaded CI.
+        // which takes minutes, burns CPU inside the step's transaction. Waiting for a second of the
+        // runner's CPU time (/proc/PID/stat) touches nothing the runner uses: probing the database's
+        // write lock (BEGIN IMMEDIATE) competed with the runner for it on a loaded CI. One probe,
+        // once the runner is in its count, shows the transaction open.
         let database = directory.path + "/app.db"
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline,
               (try? String(contentsOfFile: database + ".milepost-lock", encoding: .utf8))?.contains(#""run""#) != true {
             try await Task.sleep(for: .milliseconds(50))
         }
-        var inStep = false
-        while !inStep, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(500))
-            inStep = Self.isWriteLocked(database)
+        while ContinuousClock.now < deadline, Self.cpuTicks(of: holder.pid) < 100 {
+            try await Task.sleep(for: .milliseconds(100))
         }
+        let inStep = Self.isWriteLocked(database)
         #expect(inStep, "the step's transaction never opened")
         kill(holder.pid, SIGKILL)
         _ = try holder.wait()
