@@ -71,4 +71,45 @@ import Testing
         #expect(app.ran.withLock { $0 } == ["2.1/removeEmptyNotes", "2.7/archiveNotes 30.0 seconds"])
         #expect(try await fixture.state()?.completed.map(\.id) == ["2.1/removeEmptyNotes", "2.7/archiveNotes"])
     }
+
+    enum NotesError: Error, Equatable, CustomStringConvertible {
+        case diskFull(neededBytes: Int)
+        var description: String {
+            switch self { case .diskFull(let needed): "the disk is full (\(needed) bytes needed)" }
+        }
+    }
+
+    /// A step's thrown error comes back to the app as its own value (`underlying`), besides the
+    /// words the journal keeps: the app matches its own type. With retries, the last attempt's.
+    @Test func aStepsOwnErrorComesBackAsItsValue() async throws {
+        let fixture = try RunnerFixture()
+        let attempts = Mutex(0)
+        var registry = StepRegistry()
+        registry.register("archiveNotes") { _ in
+            throw NotesError.diskFull(neededBytes: attempts.withLock { $0 += 1; return $0 } * 100)
+        }
+        let manifest = try fixture.manifest("migrations:\n  \"2.1\": [{name: archiveNotes, retries: 1}]\n", registry: registry)
+        var options = RunOptions()
+        options.retryDelay = .zero
+        let report = try await Runner(store: fixture.store, options: options).run(to: "2.1") { manifest }
+        #expect(report.outcome == .failed)
+        let failed = try #require(report.steps.first { $0.status == .failed })
+        #expect(failed.attempts == 2)
+        #expect(failed.underlying as? NotesError == .diskFull(neededBytes: 200))
+        do {
+            throw try #require(failed.underlying)
+        } catch NotesError.diskFull(let needed) {
+            #expect(needed == 200)
+        }
+        #expect(failed.error == "the disk is full (200 bytes needed)")
+        #expect(try await fixture.state()?.failed?.error == "the disk is full (200 bytes needed)")
+
+        let succeeded = try await Runner(store: fixture.store).run(to: "2.1") {
+            var registry = StepRegistry()
+            registry.register("archiveNotes") { _ in }
+            return try fixture.manifest("migrations:\n  \"2.1\": [{name: archiveNotes, retries: 1}]\n", registry: registry)
+        }
+        #expect(succeeded.steps.map(\.status) == [.succeeded])
+        #expect(succeeded.steps.first?.underlying == nil)
+    }
 }

@@ -45,7 +45,12 @@ public struct RunReport: Sendable {
         public let status: Status
         public let attempts: Int
         public let durationMs: Int
+        /// The failure in words, as the journal and the command line show it (secrets redacted).
         public let error: String?
+        /// The error the step's own closure threw in its last attempt, as it threw it, so that an
+        /// application can match its own error type (`if let e = result.underlying as? MyError`);
+        /// nil when the step succeeded, timed out or was interrupted. Not redacted: it is your value.
+        public var underlying: (any Error)?
         /// For a failed or interrupted `exec` step: the last lines of its stderr, control characters
         /// other than newlines escaped.
         public var stderr: String?

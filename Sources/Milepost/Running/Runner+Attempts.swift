@@ -17,9 +17,11 @@ extension Runner {
         logger[metadataKey: "\(noun)"] = "\(step.id)"
         logger[metadataKey: "run"] = "\(context.journal.run)"
         let retry = RetryPolicy(retries: step.retries, delay: options.retryDelay)
-        func result(_ status: RunReport.StepResult.Status, _ attempt: Int, _ durationMs: Int, _ error: String?) async -> RunReport.StepResult {
+        func result(
+            _ status: RunReport.StepResult.Status, _ attempt: Int, _ durationMs: Int, _ error: String?, underlying: (any Error)? = nil
+        ) async -> RunReport.StepResult {
             RunReport.StepResult(
-                id: step.id, status: status, attempts: attempt, durationMs: durationMs, error: error,
+                id: step.id, status: status, attempts: attempt, durationMs: durationMs, error: error, underlying: underlying,
                 stderr: status == .succeeded ? nil : await record.stderrTail)
         }
         func attempt(_ number: Int) async -> (StepExecution.Outcome, durationMs: Int) {
@@ -85,11 +87,11 @@ extension Runner {
                 level: last ? .notice : .warning, "\(noun) failed\(last ? "" : "; retrying"): \(error)",
                 metadata: ["attempt": "\(number)"])
             try await record.failed(attempt: number, durationMs: durationMs, error: error, last: last)
-            if last { return await result(.failed, number, durationMs, error) }
+            if last { return await result(.failed, number, durationMs, error, underlying: outcome.thrown) }
             try? await Task.sleep(for: retry.pause(after: number))
             guard !Task.isCancelled else {
                 try await record.retriesStopped(error: error)
-                return await result(.failed, number, durationMs, error)
+                return await result(.failed, number, durationMs, error, underlying: outcome.thrown)
             }
         }
     }

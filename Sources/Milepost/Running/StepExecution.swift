@@ -19,6 +19,11 @@ enum StepExecution {
             case .timedOut(let limit): "timed out after \(DurationText.format(limit))"
             }
         }
+
+        /// The error the body threw, for a failed attempt; nil otherwise.
+        var thrown: (any Error)? {
+            if case .failed(let error) = self { error } else { nil }
+        }
     }
 
     static func run(
