@@ -16,6 +16,7 @@ extension GoldenTests {
         transcript.note("milepost.yaml edited: 2.1.5/hotfix added (late), 2.2/gone deleted (an orphan), 2.3 a required stop")
         try transcript.milepost("plan", "--to", "2.4")
         try transcript.milepost("plan", "--to", "2.4", "--format", "json")
+        try transcript.milepost("plan", "--from", "2.0", "--from", "2.3", "--to", "2.4")
         try transcript.milepost("status", "--to", "2.4")
         try transcript.milepost("status", "--to", "2.4", "--format", "json")
         try transcript.milepost("validate", "--store", ".milepost")

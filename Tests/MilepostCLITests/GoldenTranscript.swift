@@ -41,7 +41,9 @@ struct GoldenTranscript {
     /// Records a command started earlier (with `MilepostBinary.start`) that has now finished.
     mutating func record(_ arguments: [String], _ result: MilepostBinary.Result, sourceLocation: SourceLocation = #_sourceLocation) {
         if let format = arguments.firstIndex(of: "--format"), arguments.dropFirst(format + 1).first == "json",
-           !result.stdout.isEmpty, let command = arguments.first {
+           !result.stdout.isEmpty, var command = arguments.first {
+            // `plan` with several --from prints a list of plans.
+            if command == "plan", arguments.count(where: { $0 == "--from" }) > 1 { command = "plans" }
             let problems = schema.problems(ofDocument: result.stdout, command: command)
             #expect(problems.isEmpty, "\(arguments.joined(separator: " ")): \(problems)", sourceLocation: sourceLocation)
         }

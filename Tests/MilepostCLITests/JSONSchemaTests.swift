@@ -10,7 +10,8 @@ import Testing
         let schema = try JSONSchema()
         _ = try work.milepost.run("run", "--to", "2.1")
         let outputs: [(command: String, arguments: [String])] = [
-            ("validate", ["validate"]), ("plan", ["plan", "--to", "3.0"]), ("run", ["run", "--to", "2.7"]),
+            ("validate", ["validate"]), ("plan", ["plan", "--to", "3.0"]),
+            ("plans", ["plan", "--from", "1.0", "--from", "2.1", "--to", "3.0"]), ("run", ["run", "--to", "2.7"]),
             ("wait", ["wait", "--to", "2.7", "--timeout", "1s"]),
             ("status", ["status", "--to", "3.0"]), ("history", ["history"]), ("versions", ["versions"]),
             ("steps", ["steps"]), ("revert", ["revert", "--to", "2.7", "--dry-run"]),

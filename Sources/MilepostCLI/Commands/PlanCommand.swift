@@ -13,20 +13,23 @@ extension MilepostCommand {
                 store at all: "what runs for a host upgrading from 2.0 to 2.7?" (an upgrade: a store at 2.0); \
                 a note says that a host with no store would be a fresh install from the manifest's \
                 baseline: (when: fresh-install steps run, when: upgrade steps do not). Plan a fresh \
-                install on an empty store.
+                install on an empty store. Repeat --from to plan every upgrade path in one call: each \
+                plan under a heading naming its path (JSON: a list of plans).
 
                 Examples:
                   milepost plan --to 2.7
                   milepost plan --to 2.7 --labels 'eu or us'
                   milepost plan --manifest app.yaml --from 2.0 --to 2.7 --format json   # CI
+                  milepost plan --from 1.0 --from 2.0 --to 3.0   # every supported upgrade path
                   milepost plan --from 2.0 --to 2.7 --format markdown >> "$GITHUB_STEP_SUMMARY"
                 """)
 
         @OptionGroup var manifest: ManifestOptions
         @OptionGroup var variables: VariableOptions
         @OptionGroup var store: StoreOptions
-        @Option(help: ArgumentHelp("Plan from this version instead of the store's.", valueName: "version"))
-        var from: Version?
+        @Option(help: ArgumentHelp(
+            "Plan from this version instead of the store's; repeat it to plan each upgrade path.", valueName: "version"))
+        var from: [Version] = []
         @OptionGroup var target: TargetOption
         @OptionGroup var labels: LabelOptions
         @OptionGroup var phase: PhaseOption
@@ -36,7 +39,10 @@ extension MilepostCommand {
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
-            if from != nil, store.store != nil { throw ValidationError("give either --store or --from, not both") }
+            if !from.isEmpty, store.store != nil { throw ValidationError("give either --store or --from, not both") }
+            for (index, version) in from.enumerated() where from[..<index].contains(version) {
+                throw ValidationError("--from \(version) is given twice")
+            }
         }
 
         func run(in context: CommandContext) async throws {
@@ -46,25 +52,31 @@ extension MilepostCommand {
                 var options = RunOptions()
                 options.labels = try labels.expression
                 options.phase = try phase.resolved
-                let plan = if let from {
-                    Planner.plan(
-                        loaded, state: nil, from: from, origin: .given, to: target,
-                        scope: PlanScope(labels: options.labels, phase: options.phase))
-                } else {
-                    try await Runner(
+                let plans = if from.isEmpty {
+                    [try await Runner(
                         store: try store.open(in: context, manifest: try manifest.named), hostStore: try hostStore.open(in: context),
                         options: options, logger: logging.makeLogger()
-                    ).plan(loaded, to: target)
+                    ).plan(loaded, to: target)]
+                } else {
+                    Planner.plans(loaded, from: from, to: target, scope: PlanScope(labels: options.labels, phase: options.phase))
                 }
                 switch format {
                 case .json:
-                    try JSONOutput.print(PlanDocument(plan, manifest: loaded))
+                    let documents = plans.map { PlanDocument($0, manifest: loaded) }
+                    // One plan is one object, as always; several --from are a list of them.
+                    if documents.count == 1 { try JSONOutput.print(documents[0]) } else { try JSONOutput.print(documents) }
                 case .markdown:
-                    Terminal.out(PlanMarkdown.render(plan, manifest: loaded))
+                    Terminal.out(plans.map { PlanMarkdown.render($0, manifest: loaded) }.joined(separator: "\n\n"))
                 case .text:
                     let hint = CommandHint(store: store.store, manifest: manifest.manifest)
-                    Terminal.out(PlanText.render(plan, app: loaded.app, hint: hint, colored: Terminal.stdoutIsTTY))
-                    if let from { Terminal.out(PlanText.withoutStoreNote(from: from, baseline: loaded.baseline, hint: hint)) }
+                    let colored = Terminal.stdoutIsTTY
+                    Terminal.out(plans.map { plan in
+                        var text = PlanText.render(plan, app: loaded.app, hint: hint, colored: colored)
+                        if plan.origin == .given {
+                            text += "\n" + PlanText.withoutStoreNote(from: plan.from, baseline: loaded.baseline, hint: hint)
+                        }
+                        return plans.count == 1 ? text : PlanText.pathHeading(plan, colored: colored) + "\n" + text
+                    }.joined(separator: "\n\n"))
                 }
             }
         }

@@ -11,6 +11,11 @@ enum PlanText {
             + "when: upgrade steps do not), unless `\(hint.milepost("baseline", from.text))` records \(from) on its store first"
     }
 
+    /// The heading of one plan of `plan --from A --from B`: the upgrade path it plans.
+    static func pathHeading(_ plan: Plan, colored: Bool) -> String {
+        Terminal.paint("=== upgrade path \(plan.from) → \(plan.to) ===", .bold, colored: colored)
+    }
+
     static func render(_ plan: Plan, app: String?, hint: CommandHint, colored: Bool) -> String {
         let origin = switch plan.origin {
         case .stored: "stored"
