@@ -34,9 +34,7 @@ public final class UpgradeScenario: Sendable {
     public convenience init(
         manifest: String, registry: StepRegistry, seededAt version: Version? = nil, completed: [String] = []
     ) async throws {
-        try await self.init(registry: registry, seededAt: version, completed: completed) { directory in
-            try Data(manifest.utf8).write(to: URL(fileURLWithPath: directory + "/milepost.yaml"))
-        }
+        try await self.init(registry: registry, seededAt: version, completed: completed, writeFiles: Self.writing(manifest))
     }
 
     /// A scenario whose manifest is the file at `manifestFile` — the one your app ships — copied
@@ -48,7 +46,18 @@ public final class UpgradeScenario: Sendable {
         manifestFile: String, copying files: [String] = [], registry: StepRegistry, seededAt version: Version? = nil,
         completed: [String] = []
     ) async throws {
-        try await self.init(registry: registry, seededAt: version, completed: completed) { directory in
+        try await self.init(
+            registry: registry, seededAt: version, completed: completed, writeFiles: Self.copying(manifestFile, files))
+    }
+
+    /// Writes `manifest` as `milepost.yaml` in the directory it is given.
+    static func writing(_ manifest: String) -> @Sendable (String) throws -> Void {
+        { directory in try Data(manifest.utf8).write(to: URL(fileURLWithPath: directory + "/milepost.yaml")) }
+    }
+
+    /// Copies `manifestFile` as `milepost.yaml`, and `files` under their own names, into the directory it is given.
+    static func copying(_ manifestFile: String, _ files: [String]) -> @Sendable (String) throws -> Void {
+        { directory in
             for file in [manifestFile] + files {
                 let name = file == manifestFile ? "milepost.yaml" : (file as NSString).lastPathComponent
                 try FileManager.default.copyItem(atPath: file, toPath: directory + "/" + name)
@@ -56,7 +65,7 @@ public final class UpgradeScenario: Sendable {
         }
     }
 
-    private init(
+    init(
         registry: StepRegistry, seededAt version: Version?, completed: [String],
         writeFiles: (String) throws -> Void
     ) async throws {
@@ -118,7 +127,7 @@ public final class UpgradeScenario: Sendable {
 
     /// Records `version` as `baseline` does, then the `completed` steps as done (journaled as
     /// `step-succeeded` of a run named `seed`).
-    private func seed(at version: Version?, completed ids: [String]) async throws {
+    func seed(at version: Version?, completed ids: [String]) async throws {
         let manifest = try manifest()
         _ = try await Runner(store: store).baseline(version ?? manifest.baseline)
         guard !ids.isEmpty else { return }
@@ -153,11 +162,14 @@ public enum UpgradeScenarioError: Error, Equatable, CustomStringConvertible {
     case unknownStep(String)
     /// `run(to:interruptingAt:)` never started the step (it is not pending for the target).
     case stepNeverStarted(String, outcome: RunReport.Outcome)
+    /// `UpgradePaths`' fresh install, the reference every path is compared with, did not reach its target.
+    case freshInstallFailed(outcome: RunReport.Outcome)
 
     public var description: String {
         switch self {
         case .unknownStep(let id): "the manifest has no step \(id) to seed as completed"
         case .stepNeverStarted(let id, let outcome): "the run never started \(id) (it ended \(outcome.rawValue))"
+        case .freshInstallFailed(let outcome): "the fresh install to compare with did not succeed (it ended \(outcome.rawValue))"
         }
     }
 }

@@ -175,6 +175,122 @@ struct UpgradeScenarioTests {
         #expect(next.state?.completed.map(\.id) == ["2.7/reindex", "2.7/notify"])
     }
 
+    struct Column: Decodable, Sendable { var column: String }
+
+    /// A registry whose `addColumn` step appends its column to `schema.txt` beside the manifest.
+    static let schemaSteps = {
+        var registry = StepRegistry()
+        registry.register("addColumn", parameters: Column.self) { context in
+            let file = context.manifestDirectory + "/schema.txt"
+            let schema = try String(contentsOfFile: file, encoding: .utf8)
+            try (schema + context.parameters.column + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        return registry
+    }()
+
+    /// Writes `columns` as `schema.txt` in the scenario's directory.
+    static func writeSchema(_ columns: [String], in scenario: UpgradeScenario) throws {
+        try columns.map { $0 + "\n" }.joined().write(toFile: scenario.directory + "/schema.txt", atomically: true, encoding: .utf8)
+    }
+
+    /// The columns of the scenario's `schema.txt`, sorted.
+    static func schema(in scenario: UpgradeScenario) throws -> [String] {
+        try String(contentsOfFile: scenario.directory + "/schema.txt", encoding: .utf8).split(separator: "\n").map(String.init).sorted()
+    }
+
+    // The example of docs/library.md, "Every upgrade path ends where a fresh install starts".
+    @Test func upgradesFrom10And20EndWhereAFresh30Starts() async throws {
+        // The schema each release creates at its first launch.
+        let created: [Version: [String]] = ["1.0": ["notes"], "2.0": ["notes", "tags"], "3.0": ["notes", "tags", "index"]]
+        let manifest = """
+            baseline: "1.0"
+            migrations:
+              "2.0": [{name: addColumn, with: {column: tags}}]
+              "3.0": [{name: addColumn, with: {column: index}}]
+            """
+        var options = RunOptions()
+        options.freshInstall = .record   // a fresh 3.0 creates its schema and runs no step
+
+        let paths = UpgradePaths(manifest: manifest, registry: Self.schemaSteps)
+        let comparisons = try await paths.compare(from: ["1.0", "2.0"], to: "3.0", options: options) { scenario, installedAt in
+            // A host installed at 1.0 or 2.0 has that release's schema; a fresh install, 3.0's.
+            try Self.writeSchema(created[installedAt ?? "3.0"]!, in: scenario)
+        } appState: { scenario in
+            try Self.schema(in: scenario)
+        }
+        #expect(comparisons.map(\.matches) == [true, true], "\(comparisons)")
+        #expect(comparisons.map(\.result.ran) == [["2.0/addColumn", "3.0/addColumn"], ["3.0/addColumn"]])
+        #expect(comparisons[0].upgrade.app == ["index", "notes", "tags"])
+        #expect(comparisons[0].fresh.completed == [])
+    }
+
+    /// A fresh install that runs every step (`.runAll`, from the baseline's schema) records the
+    /// same completed steps as each upgrade, whose store starts with the steps up to its version
+    /// recorded as done; those steps do not run again.
+    @Test func withRunAllTheCompletedStepsAreComparedToo() async throws {
+        let manifest = """
+            baseline: "1.0"
+            migrations:
+              "2.0": [{name: addColumn, with: {column: tags}}]
+              "2.5": [{name: addColumn, with: {column: archived}, when: upgrade}]
+              "3.0": [{name: addColumn, with: {column: index}}]
+            """
+        let created: [Version: [String]] = ["1.0": ["notes"], "2.0": ["notes", "tags"], "2.5": ["archived", "notes", "tags"]]
+        let comparisons = try await UpgradePaths(manifest: manifest, registry: Self.schemaSteps)
+            .compare(from: ["2.0", "2.5"], to: "3.0") { scenario, installedAt in
+                try Self.writeSchema(created[installedAt ?? "1.0"]!, in: scenario)
+            } appState: { scenario in
+                try Self.schema(in: scenario).filter { $0 != "archived" }
+            }
+        #expect(comparisons.map(\.differences) == [[], []], "\(comparisons)")
+        #expect(comparisons.map(\.upgrade.completed) == [["2.0/addColumn", "3.0/addColumn"], ["2.0/addColumn", "3.0/addColumn"]])
+        #expect(comparisons.map(\.result.ran) == [["2.5/addColumn", "3.0/addColumn"], ["3.0/addColumn"]])
+        #expect(comparisons[0].fresh.completed == ["2.0/addColumn", "3.0/addColumn"])
+    }
+
+    /// A release whose fresh schema has a column no step adds, and a required stop that refuses
+    /// 1.0 → 3.0: each path says how it differs, and `verify` throws them all.
+    @Test func aPathThatDiffersSaysHow() async throws {
+        let manifest = """
+            baseline: "1.0"
+            stops: ["2.0"]
+            migrations:
+              "2.0": [{name: addColumn, with: {column: tags}}]
+              "3.0": [{name: addColumn, with: {column: index}}]
+            """
+        let created: [Version: [String]] = ["1.0": ["notes"], "2.0": ["notes", "tags"], "3.0": ["archived", "index", "notes", "tags"]]
+        var options = RunOptions()
+        options.freshInstall = .record
+        let paths = UpgradePaths(manifest: manifest, registry: Self.schemaSteps)
+        func prepare(_ scenario: UpgradeScenario, _ installedAt: Version?) throws {
+            try Self.writeSchema(created[installedAt ?? "3.0"]!, in: scenario)
+        }
+        let comparisons = try await paths.compare(from: ["1.0", "2.0"], to: "3.0", options: options, prepare: prepare) {
+            try Self.schema(in: $0)
+        }
+        #expect(comparisons[0].differences == [
+            .outcome(.stopRequired), .version(upgrade: "1.0", fresh: "3.0"), .owed(upgrade: ["2.0/addColumn", "3.0/addColumn"], fresh: []),
+            .app(upgrade: #"["notes"]"#, fresh: #"["archived", "index", "notes", "tags"]"#),
+        ])
+        #expect(comparisons[1].differences == [.app(upgrade: #"["index", "notes", "tags"]"#, fresh: #"["archived", "index", "notes", "tags"]"#)])
+        #expect(comparisons[1].description == #"2.0 → 3.0 differs from a fresh install of 3.0: the app's state after the upgrade is ["index", "notes", "tags"], after the fresh install ["archived", "index", "notes", "tags"]"#)
+
+        do {
+            try await paths.verify(from: ["2.0"], to: "3.0", options: options, prepare: prepare) { try Self.schema(in: $0) }
+            Issue.record("verify should throw")
+        } catch let mismatch as UpgradePathMismatch {
+            #expect(mismatch.paths.map(\.from) == ["2.0"])
+            #expect(mismatch.description == comparisons[1].description)
+        }
+        try await paths.verify(from: ["2.0"], to: "2.0", options: options, prepare: prepare) { _ in 0 }
+
+        var failing = StepRegistry()
+        failing.register("addColumn", parameters: Column.self) { _ in throw CancellationError() }
+        await #expect(throws: UpgradeScenarioError.freshInstallFailed(outcome: .failed)) {
+            _ = try await UpgradePaths(manifest: manifest, registry: failing).compare(from: ["2.0"], to: "3.0") { _ in 0 }
+        }
+    }
+
     /// Every Swift block of docs/library.md that names this file is a piece of it, character for
     /// character (after removing its indentation): the documented examples compile and pass.
     @Test func theLibraryPagesExamplesAreInThisFile() throws {
