@@ -1,3 +1,4 @@
+import Foundation
 public import Milepost
 
 /// What TiTi does at every start, before it opens its data: run the one-time pre-start steps up to
@@ -37,17 +38,34 @@ public struct TiTiLaunch: Sendable {
     /// Runs every pending step of `phase` up to `version`; when nothing is pending it reads only
     /// the state. `.preStart` (the launch) leaves the background steps waiting; `.background` runs
     /// them too, after anything a launch would run. `onProgress` gets the steps' progress.
+    ///
+    /// The app mode: a fresh install — nothing stored, no legacy `lastUpdateVersion`, no
+    /// `dailys.json` — records `version` and runs no step (`FreshInstallPolicy.record`): a new
+    /// user has no 2.0 data for 2.1's cleanup, now or ever. A data directory with `dailys.json`
+    /// and nothing stored is a 2.0 install (2.0 kept no version): its first launch records the
+    /// manifest's `baseline:` (2.0) as `milepost baseline` would, so the run is an upgrade from
+    /// there. A step the app was killed in runs again at the next launch
+    /// (`InterruptedStepPolicy.retry`): a phone has no one to run `resolve`, so every step TiTi
+    /// ships is safe to run again (`capRunawayDailys` is idempotent, `removeEmptyDailys`
+    /// resumes at its cursor).
     public func migrate(
         to version: Version, phase: StepPhase = .preStart, onProgress: (@Sendable (RunProgress) -> Void)? = nil
     ) async throws -> RunReport {
         var options = RunOptions()
         options.phase = phase
         options.onProgress = onProgress
+        options.freshInstall = .record
+        options.interruptedSteps = .retry
         let runner = Runner(store: store, options: options)
-        return try await runner.run(to: version) { [manifest] in
-            try Manifest.load(path: manifest, registry: Self.registry)
+        let load = { [manifest] in try Manifest.load(path: manifest, registry: Self.registry) }
+        if try await store.readState() == nil, FileManager.default.fileExists(atPath: dailyFile.path) {
+            _ = try await runner.baseline(try load().baseline)
         }
+        return try await runner.run(to: version, manifest: load)
     }
+
+    /// The user's records, `dailys.json` in the data directory.
+    public var dailyFile: DailyFile { DailyFile(path: dataDirectory + "/dailys.json") }
 
     /// Runs the background steps up to `version` (`removeEmptyDailys`): what the app calls after
     /// launch, once `start(at:)` returned and the UI is up, in a `Task` it cancels when the app is

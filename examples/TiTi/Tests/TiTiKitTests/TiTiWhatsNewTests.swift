@@ -7,7 +7,7 @@ import TiTiKit
 @Suite struct TiTiWhatsNewTests {
     @Test func theFirstLaunchOf27AfterAnUpgradeShowsTheNoticeOnce() async throws {
         let fixture = try TiTiFixture()
-        #expect(try await fixture.launch.start(at: Version("2.1")).whatsNew == nil)  // a fresh install
+        #expect(try await fixture.launch.start(at: Version("2.1")).whatsNew == nil)  // 2.1 brings no notice
 
         let first = try await fixture.launch.start(at: Version("2.7"))
         #expect(first.report.outcome == .succeeded)
@@ -27,6 +27,7 @@ import TiTiKit
 
     @Test func aFreshInstallOf27ShowsNothing() async throws {
         let fixture = try TiTiFixture()
+        try FileManager.default.removeItem(atPath: fixture.dailyFile.path)  // a new user has no dailys
         let started = try await fixture.launch.start(at: Version("2.7"))
         #expect(started.report.outcome == .succeeded)
         #expect(started.whatsNew == nil)
