@@ -51,17 +51,23 @@ public struct TiTiLaunch: Sendable {
     public func migrate(
         to version: Version, phase: StepPhase = .preStart, onProgress: (@Sendable (RunProgress) -> Void)? = nil
     ) async throws -> RunReport {
-        var options = RunOptions()
-        options.phase = phase
+        var options = Self.runOptions(phase: phase)
         options.onProgress = onProgress
-        options.freshInstall = .record
-        options.interruptedSteps = .retry
         let runner = Runner(store: store, options: options)
         let load = { [manifest] in try Manifest.load(path: manifest, registry: Self.registry) }
         if try await store.readState() == nil, FileManager.default.fileExists(atPath: dailyFile.path) {
             _ = try await runner.baseline(try load().baseline)
         }
         return try await runner.run(to: version, manifest: load)
+    }
+
+    /// The options of TiTi's runs of `phase`: the app mode (see `migrate(to:phase:onProgress:)`).
+    public static func runOptions(phase: StepPhase) -> RunOptions {
+        var options = RunOptions()
+        options.phase = phase
+        options.freshInstall = .record
+        options.interruptedSteps = .retry
+        return options
     }
 
     /// The user's records, `dailys.json` in the data directory.

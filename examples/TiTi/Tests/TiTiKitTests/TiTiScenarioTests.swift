@@ -1,3 +1,4 @@
+import Foundation
 import Milepost
 import MilepostTesting
 import Testing
@@ -59,5 +60,25 @@ import TiTiKit
         #expect(next.ran == ["2.1/removeEmptyDailys"])
         #expect(try dailys(in: scenario).map(\.totalTime) == [5_400, 7_260, 93_600, 1_800])
         #expect(next.state?.inProgress == nil)
+    }
+
+    /// Users of 2.0 and of 2.1 end, after 2.7's runs, where a new user of 2.7 starts: no empty
+    /// daily and no day over the cap (a new user has no dailys at all), nothing owed.
+    @Test func usersOf20And21EndWhereANew27UserStarts() async throws {
+        let paths = UpgradePaths(
+            manifestFile: TiTiFixture.sample + "/milepost.yaml", copying: [TiTiFixture.sample + "/dailys.json"],
+            registry: TiTiLaunch.registry)
+        try await paths.verify(from: ["2.0", "2.1"], to: "2.7", options: TiTiLaunch.runOptions(phase: .background)) { scenario, installedAt in
+            let file = DailyFile(path: scenario.directory + "/dailys.json")
+            if installedAt == nil {
+                try FileManager.default.removeItem(atPath: file.path)  // a new user has no dailys
+            } else if installedAt == "2.1" {
+                try file.save(try file.load().filter { !$0.isEmpty })  // 2.1 removed the empty ones
+            }  // the sample is 2.0's data
+        } appState: { scenario in
+            let file = DailyFile(path: scenario.directory + "/dailys.json")
+            let dailys = FileManager.default.fileExists(atPath: file.path) ? try file.load() : []
+            return [dailys.count(where: \.isEmpty), dailys.count { $0.totalTime > 57_600 }]
+        }
     }
 }
