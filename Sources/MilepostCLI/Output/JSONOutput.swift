@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every `--format json` document: one object on stdout with `format` (the schema version, see
-/// docs/json.md) and `command`.
+/// docs/json.md) and `command` (or a list of such objects: `plan` with several `--from`).
 enum JSONOutput {
     static let format = 1
 
