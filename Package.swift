@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Milepost", targets: ["Milepost"]),
         .library(name: "MilepostPostgres", targets: ["MilepostPostgres"]),
         .library(name: "MilepostSQLite", targets: ["MilepostSQLite"]),
+        .library(name: "MilepostMariaDB", targets: ["MilepostMariaDB"]),
         .library(name: "MilepostCLI", targets: ["MilepostCLI"]),
         .library(name: "MilepostTesting", targets: ["MilepostTesting"]),
         .executable(name: "milepost", targets: ["milepost"]),
@@ -90,6 +91,13 @@ let package = Package(
             dependencies: ["CSQLite", "Milepost", "MilepostSystem", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
+        // The MariaDB/MySQL store (`mysql://…`) and the built-in `mysql` step; libmariadb is loaded
+        // with dlopen when such a store is opened, never linked.
+        .target(
+            name: "MilepostMariaDB",
+            dependencies: ["Milepost", "MilepostSystem"],
+            swiftSettings: strictSettings
+        ),
         // The command line as a library, so applications can ship their own binary.
         .target(
             name: "MilepostCLI",
@@ -126,10 +134,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The stock command line: the standard steps, the PostgreSQL store and `sql` step, the SQLite
-        // store and `sqlite` step.
+        // store and `sqlite` step, the MariaDB/MySQL store and `mysql` step.
         .target(
             name: "MilepostStock",
-            dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres", "MilepostSQLite"],
+            dependencies: ["MilepostCLI", "Milepost", "MilepostPostgres", "MilepostSQLite", "MilepostMariaDB"],
             swiftSettings: strictSettings
         ),
         // The stock binary, without an exporter: it `exec`s `milepost-otel` when OTEL_* asks for export.
@@ -169,7 +177,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostPostgresTests",
-            dependencies: ["MilepostPostgres", "MilepostSQLite", "CSQLite", "Milepost", "MilepostSystem", "MilepostTestSupport", "milepost"],
+            dependencies: ["MilepostPostgres", "MilepostSQLite", "MilepostMariaDB", "CSQLite", "Milepost", "MilepostSystem", "MilepostTestSupport", "milepost"],
             swiftSettings: strictSettings
         ),
         .testTarget(

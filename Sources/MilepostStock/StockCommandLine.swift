@@ -1,20 +1,22 @@
 public import MilepostCLI
 import Milepost
+import MilepostMariaDB
 import MilepostPostgres
 import MilepostSQLite
 
 /// The stock command line, shared by `milepost` and `milepost-otel`: the standard steps with the
-/// PostgreSQL `sql` step and the SQLite `sqlite` step, and a store opener for which `postgres://`
-/// and `postgresql://` URLs open a `PostgresStore`, `sqlite:PATH` a `SQLiteStore` and a path a
-/// directory (any other URL scheme is refused: `storeSchemes`).
+/// PostgreSQL `sql` step, the SQLite `sqlite` step and the MariaDB `mysql` step, and a store opener
+/// for which `postgres://` and `postgresql://` URLs open a `PostgresStore`, `mysql://` and
+/// `mariadb://` a `MariaDBStore`, `sqlite:PATH` a `SQLiteStore` and a path a directory (any other URL scheme is refused: `storeSchemes`).
 public enum StockCommandLine {
     /// Runs the process's command line and exits, once the threads it needs were granted
     /// (`MilepostCLI.start`); `telemetry` exports `run`'s traces and metrics.
     public static func start(telemetry: TelemetryExporter?) -> Never {
         MilepostCLI.start(
-            registry: .standard.installing(PostgresSteps.self, SQLiteSteps.self),
+            registry: .standard.installing(PostgresSteps.self, SQLiteSteps.self, MariaDBSteps.self),
             store: { spec -> any MilepostStore in
                 if PostgresStore.accepts(spec) { return PostgresStore(url: spec) }
+                if MariaDBStore.accepts(spec) { return MariaDBStore(url: spec) }
                 if SQLiteStore.accepts(spec) {
                     guard let store = SQLiteStore(spec: spec) else {
                         throw StoreError.io(
@@ -24,7 +26,7 @@ public enum StockCommandLine {
                 }
                 return try MilepostCLI.fileStore(spec)
             },
-            storeSchemes: PostgresStore.schemes + [SQLiteStore.scheme],
+            storeSchemes: PostgresStore.schemes + MariaDBStore.schemes + [SQLiteStore.scheme],
             telemetry: telemetry)
     }
 }

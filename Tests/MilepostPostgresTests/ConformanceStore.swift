@@ -1,17 +1,20 @@
 import Foundation
 import Milepost
+import MilepostMariaDB
 @testable import MilepostPostgres
 import MilepostSQLite
 
 /// The stores the conformance suite runs over, each made fresh and empty for one test.
 enum StoreKind: String, CaseIterable, Sendable {
-    case file, postgres, sqlite
+    case file, postgres, sqlite, mariadb
 
     func make() throws -> ConformanceStore { try ConformanceStore(kind: self) }
 
-    /// The kinds this machine can test: PostgreSQL only with a test server (`TestServer`); the file
-    /// and SQLite stores always.
-    static var available: [StoreKind] { allCases.filter { $0 != .postgres || TestServer.isConfigured } }
+    /// The kinds this machine can test: PostgreSQL and MariaDB only with their test servers
+    /// (`TestServer`, `MariaDBTestServer`); the file and SQLite stores always.
+    static var available: [StoreKind] {
+        allCases.filter { ($0 != .postgres || TestServer.isConfigured) && ($0 != .mariadb || MariaDBTestServer.isConfigured) }
+    }
 }
 
 /// A fresh store of one kind; a file store's directory is removed when this goes away.
@@ -19,14 +22,18 @@ final class ConformanceStore: Sendable {
     let kind: StoreKind
     let store: any MilepostStore
     private let scratch: TestDirectory
+    /// The MariaDB store's URL (with its password, which the store does not show).
+    private let mariadbURL: String
 
     init(kind: StoreKind) throws {
         self.kind = kind
         scratch = try TestDirectory()
+        mariadbURL = MariaDBTestServer.freshDatabaseURL()
         store = switch kind {
         case .file: FileStore(directory: scratch.path + "/store")
         case .postgres: PostgresStore(url: TestServer.freshSchemaURL())
         case .sqlite: SQLiteStore(path: scratch.path + "/app.db")
+        case .mariadb: MariaDBStore(url: mariadbURL)
         }
     }
 
@@ -35,6 +42,7 @@ final class ConformanceStore: Sendable {
         switch store {
         case let postgres as PostgresStore: PostgresStore(url: TestServer.url ?? "", schema: postgres.schema)
         case let sqlite as SQLiteStore: SQLiteStore(path: sqlite.path)
+        case is MariaDBStore: MariaDBStore(url: mariadbURL)
         default: FileStore(directory: store.location)
         }
     }
@@ -44,6 +52,8 @@ final class ConformanceStore: Sendable {
         switch store {
         case let postgres as PostgresStore:
             try await TestServer.admin("SELECT to_regnamespace($1) IS NULL", [postgres.schema])[0][0] == "t"
+        case let mariadb as MariaDBStore:
+            try await !MariaDBTestServer.exists(mariadb.database)
         case let sqlite as SQLiteStore:
             (try FileManager.default.contentsOfDirectory(atPath: scratch.path)).isEmpty
                 && !FileManager.default.fileExists(atPath: sqlite.path)

@@ -2,6 +2,15 @@ import Foundation
 import MilepostSystem
 
 extension StoredState {
+    /// The state as compact JSON with sorted keys: a row of the SQLite and MariaDB stores (the file
+    /// store pretty-prints it for people reading `state.json`).
+    package var json: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and numbers into JSON cannot fail.
+        return Array(try! encoder.encode(self))
+    }
+
     /// Decodes a state from its JSON and checks its format: the one decoding of every store.
     /// One parse when the JSON is good (the pre-start path reads through here); only on a failure
     /// is the `format` field probed, so that a newer format is named as such rather than by the

@@ -61,10 +61,7 @@ enum SQLiteSchema {
 
     /// Replaces the state row.
     static func write(_ state: StoredState, on connection: SQLiteConnection) throws(StoreError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings and numbers into JSON cannot fail.
-        let json = String(decoding: try! encoder.encode(state), as: UTF8.self)
+        let json = String(decoding: state.json, as: UTF8.self)
         try connection.query(
             "INSERT INTO \(stateTable) (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state", [json])
     }

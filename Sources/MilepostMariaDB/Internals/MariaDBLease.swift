@@ -1,0 +1,110 @@
+import Milepost
+import MilepostSystem
+
+/// The store's lock: a lease row (`milepost_lease`) naming its holder and an expiry that the
+/// holder's heartbeat (`MariaDBHeartbeat`) pushes forward — not `GET_LOCK`, which is local to one
+/// node of a Galera or Percona XtraDB cluster (two runners on two nodes would both get it) and
+/// dies silently with a connection that a proxy or fail-over replaced.
+///
+/// Taking the lease bumps the state's generation in the same transaction; every checkpoint checks
+/// that generation in its own transaction (`MariaDBSchema.write`), so a holder whose lease lapsed
+/// (a paused or cut-off process) has its writes refused. Expiry is compared with the server's
+/// clock only, so the clocks of the runners' hosts never matter.
+struct MariaDBLease: Sendable {
+    let duration: Duration
+
+    private var microseconds: String { String(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000) }
+
+    /// Polls for the lease every 20–100 ms (jittered) until `timeout`.
+    /// - returns: The fencing generation of this holder, and when the statement that took the
+    ///   lease was sent (the lease runs for `duration` from a moment after it).
+    /// - throws: `StoreError.lockTimeout` naming the holder.
+    func acquire(
+        on connection: MariaDBConnection, timeout: Duration, holder: LockHolder
+    ) async throws -> (generation: Int64, sent: ContinuousClock.Instant) {
+        let taken = try await LockPolling.poll(timeout: timeout) { () async throws -> (generation: Int64, sent: ContinuousClock.Instant)? in
+            let sent = ContinuousClock.now
+            return try await take(on: connection, holder: holder).map { ($0, sent) }
+        }
+        guard let taken else {
+            throw StoreError.lockTimeout(location: connection.settings.location, waited: timeout, holder: try await Self.holder(on: connection))
+        }
+        return taken
+    }
+
+    /// One transaction: takes the row when it is free or its lease lapsed, records `holder`, bumps
+    /// the generation, and journals `lock-taken-over` naming the run whose lease lapsed (and the
+    /// step it left in progress). Nil when the lease is held (or a deadlock made the server roll back).
+    private func take(on connection: MariaDBConnection, holder: LockHolder) async throws(StoreError) -> Int64? {
+        let table = MariaDBSchema.lease
+        try await MariaDBSchema.run(connection, "BEGIN")
+        do throws(StoreError) {
+            let row = try await MariaDBSchema.rows(
+                connection,
+                "SELECT run, expires_at < NOW(6), expires_at IS NULL OR expires_at < NOW(6) FROM \(table) WHERE id = 1 FOR UPDATE"
+            ).first
+            guard let row, row[2] == "1" else {
+                await connection.rollback()
+                return nil
+            }
+            try await MariaDBSchema.run(
+                connection,
+                "UPDATE \(table) SET run = ?, pid = ?, host = ?, since = ?, expires_at = NOW(6) + INTERVAL \(microseconds) MICROSECOND WHERE id = 1",
+                [holder.run, String(holder.pid), holder.host, holder.since.text])
+            try await MariaDBSchema.run(connection, "UPDATE \(MariaDBSchema.state) SET generation = generation + 1 WHERE id = 1")
+            let fenced = try await MariaDBSchema.rows(connection, "SELECT generation, state FROM \(MariaDBSchema.state) WHERE id = 1").first
+            guard let generation = fenced?[0].flatMap({ Int64($0) }) else {
+                throw .io(location: connection.settings.location, reason: .malformed("the row of \(MariaDBSchema.state) is missing"))
+            }
+            if row[1] == "1", let previous = row[0] {
+                let step = try fenced?[1].map { json throws(StoreError) in
+                    try StoredState.decode(json: Array(json.utf8), location: connection.settings.location).inProgress?.id
+                } ?? nil
+                try await MariaDBSchema.append(
+                    [JournalRecord(
+                        time: .now(), run: holder.run, event: .lockTakenOver, step: step, host: holder.host, pid: holder.pid,
+                        previousRun: previous)],
+                    on: connection)
+            }
+            try await MariaDBSchema.run(connection, "COMMIT")
+            return generation
+        } catch {
+            await connection.rollback()
+            if case .io(_, .database(.deadlock?, _)) = error { return nil }
+            throw error
+        }
+    }
+
+    /// Pushes the expiry `duration` past the server's now, if `run` still holds the lease.
+    /// - returns: False when it does not (it lapsed and another runner took it).
+    func renew(run: String, on connection: MariaDBConnection) async throws(StoreError) -> Bool {
+        try await MariaDBSchema.run(
+            connection,
+            "UPDATE \(MariaDBSchema.lease) SET expires_at = NOW(6) + INTERVAL \(microseconds) MICROSECOND WHERE id = 1 AND run = ?",
+            [run]
+        ).matched == 1
+    }
+
+    /// Frees the row if `run` still holds it.
+    static func release(run: String, on connection: MariaDBConnection) async throws(StoreError) {
+        try await MariaDBSchema.run(
+            connection,
+            "UPDATE \(MariaDBSchema.lease) SET run = NULL, pid = NULL, host = NULL, since = NULL, expires_at = NULL WHERE id = 1 AND run = ?",
+            [run])
+    }
+
+    /// The run that took the lock after `run` lost it (the one the row names now), if any.
+    static func takenOver(from run: String, on connection: MariaDBConnection) async throws(StoreError) -> String? {
+        try await MariaDBSchema.rows(connection, "SELECT run FROM \(MariaDBSchema.lease) WHERE id = 1 AND run <> ?", [run]).first?[0] ?? nil
+    }
+
+    /// Who holds the lease while it lasts; nil when it is free, lapsed, or not created yet.
+    static func holder(on connection: MariaDBConnection) async throws(StoreError) -> LockHolder? {
+        let sql = "SELECT run, pid, host, since FROM \(MariaDBSchema.lease) WHERE id = 1 AND expires_at >= NOW(6)"
+        guard let row = try await MariaDBSchema.rowsIfCreated(connection, sql)?.first else { return nil }
+        guard let since = row[3].flatMap(Timestamp.init) else {
+            throw .io(location: connection.settings.location, reason: .malformed("the lease's `since` is not a timestamp: \(row[3] ?? "null")"))
+        }
+        return LockHolder(pid: row[1].flatMap { Int32($0) } ?? 0, host: row[2] ?? "?", since: since, run: row[0] ?? "?")
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import MilepostSystem
+
+/// What `--store mysql://user:password@host:port/database?…` says: where to connect, Milepost's own
+/// parameter `milepost_lease`, and the URL shown in messages (no password). `socket=PATH` connects
+/// through a Unix socket instead of TCP.
+struct MariaDBSettings: Sendable {
+    var host: String?
+    var port: UInt32
+    var user: String?
+    var password: String?
+    /// The database holding Milepost's tables (created on the first lock when missing).
+    var database: String
+    var socket: String?
+    /// `milepost_lease`: how long a lease lasts unless renewed (default 30 s).
+    let lease: Duration
+    /// The URL without its password, for messages.
+    let location: String
+    /// Why these settings cannot be used; refused when the store is first used.
+    let refusal: String?
+
+    static let leaseParameter = "milepost_lease"
+    static let defaultLease = Duration.seconds(30)
+    /// The shortest lease: renewals every quarter of it must stay well above a round trip.
+    static let minimumLease = Duration.milliseconds(500)
+    static let defaultPort: UInt32 = 3306
+
+    init(url: String) {
+        location = URLPassword.removed(from: url)
+        let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        let (base, query) = afterScheme.firstIndex(of: "?").map { (afterScheme[..<$0], afterScheme[afterScheme.index(after: $0)...]) }
+            ?? (afterScheme, "")
+        let slash = base.firstIndex(of: "/") ?? base.endIndex
+        var authority = base[..<slash]
+        database = Self.decoded(base[slash...].dropFirst())
+        if let at = authority.lastIndex(of: "@") {
+            let userInfo = authority[..<at]
+            if let colon = userInfo.firstIndex(of: ":") {
+                user = Self.decoded(userInfo[..<colon])
+                password = Self.decoded(userInfo[userInfo.index(after: colon)...])
+            } else {
+                user = Self.decoded(userInfo)
+            }
+            authority = authority[authority.index(after: at)...]
+        }
+        var invalid: String?
+        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+            let portText = authority[authority.index(after: colon)...]
+            if let parsed = UInt32(portText), parsed <= 65535 { port = parsed } else {
+                port = Self.defaultPort
+                invalid = "the port \(portText) is not a number from 0 to 65535"
+            }
+            authority = authority[..<colon]
+        } else {
+            port = Self.defaultPort
+        }
+        let hostText = authority.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        host = hostText.isEmpty ? nil : Self.decoded(hostText[...])
+        var leaseText: String?
+        for item in query.split(separator: "&") {
+            let name = item.prefix { $0 != "=" }
+            let value = Self.decoded(item.dropFirst(name.count + 1))
+            switch name {
+            case "socket": socket = value
+            case Substring(Self.leaseParameter): leaseText = value
+            case "password": password = value
+            case "user": user = value
+            default: invalid = invalid ?? "unknown URL parameter \(name) (known: socket, user, password, \(Self.leaseParameter))"
+            }
+        }
+        let parsedLease = leaseText.flatMap(DurationText.parse)
+        if let leaseText, (parsedLease ?? .zero) < Self.minimumLease {
+            invalid = "invalid URL parameter \(Self.leaseParameter)=\(leaseText): give a duration of at least 500ms, such as 30s or 2m"
+        }
+        lease = parsedLease.map { max($0, Self.minimumLease) } ?? Self.defaultLease
+        if database.isEmpty {
+            invalid = invalid ?? "the URL names no database; write mysql://user:password@host:port/DATABASE"
+        } else if database.utf8.count > 64 || database.contains("`") || database.contains("/") {
+            invalid = invalid ?? "the database name \(database) is not one Milepost creates (at most 64 bytes, no ` or /)"
+        }
+        refusal = invalid
+    }
+
+    /// The database name quoted as an identifier.
+    var quotedDatabase: String { "`\(database)`" }
+
+    private static func decoded(_ text: Substring) -> String {
+        String(text).removingPercentEncoding ?? String(text)
+    }
+}
