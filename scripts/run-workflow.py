@@ -3,14 +3,16 @@
 
     scripts/run-workflow.py WORKFLOW JOB [NAME=VALUE ...]
 
-`uses:` steps are skipped (the checkout is the current directory). `${{ ... }}` expressions are
-replaced from the NAME=VALUE arguments (`vars.PRODUCTION_VERSION=2.0`); an expression with
+`uses:` steps are skipped (the checkout is the current directory). The job's and each step's `env:`
+are set; RUNNER_TEMP is a temporary directory, and the directories a step appends to GITHUB_PATH
+come first in PATH for the later steps. `${{ ... }}` expressions are replaced from the NAME=VALUE arguments (`vars.PRODUCTION_VERSION=2.0`); an expression with
 `|| 'default'` falls back to its default. Any other expression is an error, so the workflow and this
 runner cannot drift apart silently. GITHUB_STEP_SUMMARY is a temporary file whose content is
 printed at the end. Needs PyYAML. Exits with the first failing step's status.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,12 +40,19 @@ def main():
     with open(workflow) as file:
         job = yaml.safe_load(file)["jobs"][job_name]
     summary = tempfile.NamedTemporaryFile(prefix="step-summary.", delete=False).name
+    path_file = tempfile.NamedTemporaryFile(prefix="github-path.", delete=False).name
+    runner_temp = tempfile.mkdtemp(prefix="runner-temp.")
+    job_environment = {key: substitute(str(value), values) for key, value in (job.get("env") or {}).items()}
     for number, step in enumerate(job["steps"], 1):
         title = step.get("name") or step.get("uses") or f"step {number}"
         if "uses" in step:
             print(f"run-workflow: skipping '{title}' (uses: {step['uses']})", flush=True)
             continue
-        environment = dict(os.environ, GITHUB_STEP_SUMMARY=summary, CI="true")
+        with open(path_file) as file:
+            added = [line.strip() for line in file if line.strip()]
+        search_path = os.pathsep.join(list(reversed(added)) + [os.environ["PATH"]])
+        environment = dict(os.environ, **job_environment, GITHUB_STEP_SUMMARY=summary, GITHUB_PATH=path_file,
+                           RUNNER_TEMP=runner_temp, PATH=search_path, CI="true")
         for key, value in (step.get("env") or {}).items():
             environment[key] = substitute(str(value), values)
         print(f"run-workflow: running '{title}'", flush=True)
@@ -55,6 +64,8 @@ def main():
     with open(summary) as file:
         print("run-workflow: job summary:\n" + file.read(), end="")
     os.unlink(summary)
+    os.unlink(path_file)
+    shutil.rmtree(runner_temp)
 
 
 main()

@@ -1,6 +1,7 @@
 public import Milepost
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import MilepostSystem
 
 extension MilepostCLI {

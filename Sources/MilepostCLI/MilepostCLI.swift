@@ -1,6 +1,7 @@
 public import Milepost
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import MilepostSystem
 
 /// The command line as a library: an application gets its own `milepost`-compatible binary with

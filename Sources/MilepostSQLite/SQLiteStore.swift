@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import Milepost
 import MilepostSystem
 import SystemPackage

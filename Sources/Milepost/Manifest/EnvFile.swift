@@ -40,7 +40,7 @@ enum EnvFile {
 
     private static func value(_ text: Substring) throws(VariableSubstitution.Problem) -> String {
         guard let quote = text.first, quote == "'" || quote == "\"" else {
-            let uncommented = text.range(of: " #").map { text[..<$0.lowerBound] } ?? text
+            let uncommented = text.firstRange(of: " #").map { text[..<$0.lowerBound] } ?? text
             return String(uncommented).trimmingSpaces
         }
         var result = ""

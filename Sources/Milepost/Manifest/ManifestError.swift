@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Why a manifest cannot be used.
 public enum ManifestError: Error, Sendable {

@@ -1,3 +1,5 @@
+import MilepostSystem
+
 /// Text from a manifest or a store made safe inside GitHub-flavoured Markdown: it cannot end a
 /// table cell, start a heading or a list, open a link, inject HTML, or carry control characters.
 extension String {
@@ -13,7 +15,7 @@ extension String {
 
     /// In a code span: backticks cannot end it and `|` cannot end the table cell.
     package var markdownCode: String {
-        "`" + escapingControlCharacters().replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "|", with: "\\|") + "`"
+        "`" + escapingControlCharacters().replacing(scalar: "`", with: "'").replacing(scalar: "|", with: "\\|") + "`"
     }
 
     private static let markdownPunctuation: Set<Character> = ["\\", "`", "*", "_", "{", "}", "[", "]", "<", ">", "(", ")", "#", "+", "-", "!", "|", "~", "&"]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Learns the shape of a `Decodable` parameter type by decoding it from nothing: a `Decoder` that
 /// answers every request with a placeholder and records what was asked for (Swift has no runtime

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value with its object keys in the order they were written, for schema documents a person
 /// reads (`$schema` and `title` first, properties in declaration order).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One line of the journal: an event of a run. Fields that do not apply are omitted.
 public struct JournalRecord: Codable, Sendable, Equatable {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Milepost
 import MilepostSystem
 
@@ -37,8 +37,7 @@ extension MilepostCommand {
                 throw ExitStatus.cannotWrite.exit
             }
             let flag = try manifest.named.map { " --manifest \($0)" } ?? ""
-            let directory = (path as NSString).deletingLastPathComponent
-            let schemaPath = directory.isEmpty ? Self.schemaFile : directory + "/" + Self.schemaFile
+            let schemaPath = path.lastIndex(of: "/").map { path[...$0] + Self.schemaFile } ?? Self.schemaFile
             let next = [
                 ("milepost schema > \(schemaPath)", "completion and checks in your editor"),
                 ("milepost validate\(flag)", "check the manifest"),

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `--lock-file PATH`: the lock file `lock` writes and `validate --locked` reads; by default
 /// `milepost.lock` beside the manifest.
@@ -11,7 +11,7 @@ struct LockFileOption: ParsableArguments {
     /// The lock file for the manifest at `manifestPath`.
     func path(manifest manifestPath: String) -> String {
         if let lockFile { return lockFile }
-        let directory = (manifestPath as NSString).deletingLastPathComponent
-        return directory.isEmpty ? "milepost.lock" : directory + "/milepost.lock"
+        guard let slash = manifestPath.lastIndex(of: "/") else { return "milepost.lock" }
+        return manifestPath[...slash] + "milepost.lock"
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import MilepostSystem
 
 /// A `milepost …` command line to suggest, carrying the `--store` and `--manifest` the user gave so
@@ -55,6 +55,6 @@ struct CommandHint {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "-_./:=@%+,".unicodeScalars.contains($0))
         }
-        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        return plain ? text : "'" + text.replacing(scalar: "'", with: #"'\''"#) + "'"
     }
 }

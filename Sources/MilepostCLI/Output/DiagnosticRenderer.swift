@@ -1,4 +1,5 @@
 import Milepost
+import MilepostSystem
 
 /// Prints diagnostics like a compiler (`file:line:col: error: message`, the source line, a caret,
 /// notes) through the library's `Diagnostic.rendered(source:highlight:)`, coloured on a terminal.
@@ -35,11 +36,11 @@ struct DiagnosticRenderer {
     /// GitHub's escaping of a command's data (`%25`, `%0D`, `%0A`); any other control character is
     /// escaped as in text output, so the annotation stays one inert line.
     private static func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A").escapingControlCharacters()
+        text.replacing(scalar: "%", with: "%25").replacing(scalar: "\r", with: "%0D")
+            .replacing(scalar: "\n", with: "%0A").escapingControlCharacters()
     }
 
     private static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        escapeData(text).replacing(scalar: ":", with: "%3A").replacing(scalar: ",", with: "%2C")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every `--format json` document: one object on stdout with `format` (the schema version, see
 /// docs/json.md) and `command` (or a list of such objects: `plan` with several `--from`).

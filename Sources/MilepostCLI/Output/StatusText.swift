@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Milepost
 
 /// `milepost status` for humans: the verdict first, then the facts, then what to type next.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MilepostSystem
 
 /// Where human output goes, and whether it may be colored (a TTY, and no `NO_COLOR`). Output that

@@ -1,5 +1,5 @@
 import CoreMetrics
-import Foundation
+import FoundationEssentials
 import Logging
 import Milepost
 import MilepostSystem

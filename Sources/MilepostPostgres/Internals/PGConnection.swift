@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import Glibc
+import FoundationEssentials
 import Milepost
 
 /// One libpq connection (`PGconn`). libpq blocks, so every call runs on the connection's own

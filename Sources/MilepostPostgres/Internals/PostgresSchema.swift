@@ -1,4 +1,5 @@
 import Milepost
+import MilepostSystem
 
 /// The store's tables in one schema (default `milepost`), and the advisory-lock keys derived
 /// from its name. See docs/postgres.md for the tables.
@@ -6,7 +7,7 @@ struct PostgresSchema: Sendable {
     let name: String
 
     /// The schema as a quoted SQL identifier.
-    var quoted: String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    var quoted: String { "\"" + name.replacing(scalar: "\"", with: "\"\"") + "\"" }
     var state: String { quoted + ".state" }
     var completedSteps: String { quoted + ".completed_steps" }
     var journal: String { quoted + ".journal" }

@@ -1,19 +1,20 @@
-import CSQLite
 import Milepost
 
 /// One connection to the database (`sqlite3 *`), closed when this goes away. Not thread-safe by
 /// itself: one owner uses it at a time (a read of `SQLiteStore`, or the `LockedSQLiteStore` actor).
 final class SQLiteConnection {
+    private let sqlite: LibSQLite
     private let handle: OpaquePointer
     /// The store's location, for messages.
     let location: String
 
-    private init(handle: OpaquePointer, location: String) {
+    private init(sqlite: LibSQLite, handle: OpaquePointer, location: String) {
+        self.sqlite = sqlite
         self.handle = handle
         self.location = location
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit { _ = sqlite.closeV2(handle) }
 
     /// How long a statement waits for another connection's write lock (the application's, or a
     /// checkpoint of the WAL) before it fails with "database is locked".
@@ -21,30 +22,35 @@ final class SQLiteConnection {
 
     /// Opens the database at `path`: read-only (never creating it), or read-write, creating it.
     static func open(path: String, location: String, readOnly: Bool) throws(StoreError) -> SQLiteConnection {
+        let sqlite: LibSQLite
+        switch LibSQLite.shared {
+        case .success(let loaded): sqlite = loaded
+        case .failure(let failure): throw .io(location: location, reason: .database(sqlState: nil, message: failure.description))
+        }
         var handle: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
-        guard code == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-            if let handle { sqlite3_close_v2(handle) }
+        let flags = (readOnly ? LibSQLite.openReadOnly : LibSQLite.openReadWrite | LibSQLite.openCreate) | LibSQLite.openNoMutex
+        let code = sqlite.openV2(path, &handle, flags, nil)
+        guard code == LibSQLite.ok, let handle else {
+            let message = (handle.flatMap { sqlite.errmsg($0) } ?? sqlite.errstr(code)).map { String(cString: $0) } ?? "error \(code)"
+            if let handle { _ = sqlite.closeV2(handle) }
             throw .io(location: location, reason: .database(sqlState: nil, message: "cannot open the database: \(message)"))
         }
-        sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-        return SQLiteConnection(handle: handle, location: location)
+        _ = sqlite.extendedResultCodes(handle, 1)
+        _ = sqlite.busyTimeout(handle, busyTimeoutMilliseconds)
+        return SQLiteConnection(sqlite: sqlite, handle: handle, location: location)
     }
 
     /// True while a transaction is open on this connection.
-    var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    var inTransaction: Bool { sqlite.getAutocommit(handle) == 0 }
 
     /// Runs `sql`, one or more statements without parameters, discarding any rows.
     /// - throws: `StoreError.io` with SQLite's message.
     func execute(_ sql: String) throws(StoreError) {
         var message: UnsafeMutablePointer<CChar>?
-        let code = sqlite3_exec(handle, sql, nil, nil, &message)
-        guard code == SQLITE_OK else {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
-            sqlite3_free(message)
+        let code = sqlite.exec(handle, sql, nil, nil, &message)
+        guard code == LibSQLite.ok else {
+            let text = message.map { String(cString: $0) } ?? sqlite.errstr(code).map { String(cString: $0) } ?? "error \(code)"
+            sqlite.free(message)
             throw failure(text)
         }
     }
@@ -54,29 +60,29 @@ final class SQLiteConnection {
     @discardableResult
     func query(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [[String?]] {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+        guard sqlite.prepareV2(handle, sql, -1, &statement, nil) == LibSQLite.ok, let statement else {
             throw failure(lastMessage)
         }
-        defer { sqlite3_finalize(statement) }
+        defer { _ = sqlite.finalize(statement) }
         for (index, parameter) in parameters.enumerated() {
             let code: Int32
             if let parameter {
-                code = parameter.withCString { milepost_sqlite3_bind_text_copy(statement, Int32(index + 1), $0, -1) }
+                code = parameter.withCString { sqlite.bindText(statement, Int32(index + 1), $0, -1, LibSQLite.transient) }
             } else {
-                code = sqlite3_bind_null(statement, Int32(index + 1))
+                code = sqlite.bindNull(statement, Int32(index + 1))
             }
-            guard code == SQLITE_OK else { throw failure(lastMessage) }
+            guard code == LibSQLite.ok else { throw failure(lastMessage) }
         }
         var rows: [[String?]] = []
         while true {
-            switch sqlite3_step(statement) {
-            case SQLITE_ROW:
-                rows.append((0..<sqlite3_column_count(statement)).map { column in
-                    sqlite3_column_text(statement, column).map { text in
-                        String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+            switch sqlite.step(statement) {
+            case LibSQLite.row:
+                rows.append((0..<sqlite.columnCount(statement)).map { column in
+                    sqlite.columnText(statement, column).map { text in
+                        String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite.columnBytes(statement, column))), as: UTF8.self)
                     }
                 })
-            case SQLITE_DONE:
+            case LibSQLite.done:
                 return rows
             default:
                 throw failure(lastMessage)
@@ -95,7 +101,7 @@ final class SQLiteConnection {
         if inTransaction { try? execute("ROLLBACK") }
     }
 
-    private var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    private var lastMessage: String { sqlite.errmsg(handle).map { String(cString: $0) } ?? "unknown error" }
 
     private func failure(_ message: String) -> StoreError {
         .io(location: location, reason: .database(sqlState: nil, message: message))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Milepost
 
 /// Milepost's tables in the database, and the statements on them:

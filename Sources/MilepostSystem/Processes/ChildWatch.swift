@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import SystemPackage
@@ -207,7 +207,11 @@ final class ChildWatch: Sendable {
     /// surrounding whitespace trimmed.
     private static func text(_ tail: [UInt8]) -> String {
         let whole = tail.drop { $0 & 0xC0 == 0x80 }
-        return String(decoding: whole, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let scalars = String(decoding: whole, as: UTF8.self).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
     }
 
     private static func deadline(after duration: Duration) -> DispatchTime {

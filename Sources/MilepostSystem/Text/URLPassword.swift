@@ -5,7 +5,7 @@ package enum URLPassword {
     /// `postgres://user:secret@host/db?sslmode=require&password=x` → `postgres://user@host/db?sslmode=require`.
     /// Text without `://` (a directory) is returned as it is.
     package static func removed(from url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
+        guard let schemeEnd = url.firstRange(of: "://") else { return url }
         let (base, query) = url.firstIndex(of: "?").map { (url[..<$0], url[url.index(after: $0)...]) } ?? (url[...], nil)
         var shown = String(url[..<schemeEnd.upperBound])
         let rest = base[schemeEnd.upperBound...]

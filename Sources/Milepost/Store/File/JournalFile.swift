@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MilepostSystem
 
 /// `journal.jsonl`: one compact JSON record per line, appended and never rewritten.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MilepostSystem
 
 /// `state.json`: the stored state as pretty-printed JSON, replaced atomically.
