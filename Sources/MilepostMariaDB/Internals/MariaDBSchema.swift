@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Milepost
 
 /// Milepost's tables in the URL's database (InnoDB, utf8mb4), and the statements on them:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MilepostSystem
 
 /// What `--store mysql://user:password@host:port/database?…` says: where to connect, Milepost's own
@@ -27,7 +27,7 @@ struct MariaDBSettings: Sendable {
 
     init(url: String) {
         location = URLPassword.removed(from: url)
-        let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
         let (base, query) = afterScheme.firstIndex(of: "?").map { (afterScheme[..<$0], afterScheme[afterScheme.index(after: $0)...]) }
             ?? (afterScheme, "")
         let slash = base.firstIndex(of: "/") ?? base.endIndex
@@ -54,8 +54,8 @@ struct MariaDBSettings: Sendable {
         } else {
             port = Self.defaultPort
         }
-        let hostText = authority.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        host = hostText.isEmpty ? nil : Self.decoded(hostText[...])
+        let hostText = authority.hasPrefix("[") && authority.hasSuffix("]") ? authority.dropFirst().dropLast() : authority
+        host = hostText.isEmpty ? nil : Self.decoded(hostText)
         var leaseText: String?
         for item in query.split(separator: "&") {
             let name = item.prefix { $0 != "=" }
@@ -85,6 +85,6 @@ struct MariaDBSettings: Sendable {
     var quotedDatabase: String { "`\(database)`" }
 
     private static func decoded(_ text: Substring) -> String {
-        String(text).removingPercentEncoding ?? String(text)
+        PercentDecoding.decoded(text) ?? String(text)
     }
 }

@@ -29,23 +29,6 @@ struct ConnectionSettings: Sendable {
     /// word, so two schemas differing after it would share tables while locking on different keys.
     static let maximumSchemaBytes = 63
 
-    /// `text` with its `%XX` escapes decoded; nil when an escape is malformed or the bytes are not
-    /// UTF-8 (as Foundation's `removingPercentEncoding`).
-    static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var rest = text.utf8[...]
-        func hexDigit() -> Int? { rest.popFirst().flatMap { Character(Unicode.Scalar($0)).hexDigitValue } }
-        while let byte = rest.popFirst() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = hexDigit(), let low = hexDigit() else { return nil }
-            bytes.append(UInt8(high * 16 + low))
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
     /// - parameter schema: overrides the URL's `milepost_schema`; default `milepost`.
     init(url: String, schema: String? = nil) {
         let (base, query) = Self.split(url)
@@ -55,7 +38,7 @@ struct ConnectionSettings: Sendable {
             let name = item.prefix { $0 != "=" }
             if [Self.schemaParameter, Self.lockParameter, Self.leaseParameter].contains(String(name)) {
                 let value = item.dropFirst(name.count + 1)
-                ours[String(name)] = Self.percentDecoded(value) ?? String(value)
+                ours[String(name)] = PercentDecoding.decoded(value) ?? String(value)
             } else {
                 kept.append(item)
             }
