@@ -99,24 +99,29 @@ struct MariaDBProcessTests {
             migrations:
               "1.0": [{name: mysql, id: table, with: {sql: "CREATE TABLE IF NOT EXISTS items (n int)"}}]
               "2.0":
-                - {name: mysql, id: fill, with: {sql: "INSERT INTO items VALUES (1); SELECT SLEEP(30)"}}
+                - {name: mysql, id: fill, with: {sql: "INSERT INTO items VALUES (1); SELECT SLEEP(300)"}}
             """, to: "milepost.yaml")
         let setup = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(setup.status == 0, "\(setup.stderr)")
         let holder = try MilepostProcess(["run", "--store", url, "--to", "2.0"], in: directory.path)
-        // The step sleeps in the server with its INSERT done: seen in the process list, polled
-        // gently (a query of the server's own, no lock the runner uses).
+        // The step sleeps in the server with its INSERT done (for 5 minutes: longer than this test
+        // may be starved of the pool by the blocking tests beside it): seen in the process list,
+        // polled gently (a query of the server's own, no lock the runner uses).
         let database = Self.database(url)
-        let deadline = ContinuousClock.now + .seconds(120)
-        var inStep = false
-        while !inStep, ContinuousClock.now < deadline {
+        let deadline = ContinuousClock.now + .seconds(240)
+        var sleeping: [[String?]] = []
+        while sleeping.isEmpty, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(250))
-            inStep = try await MariaDBTestServer.admin(
-                "SELECT COUNT(*) FROM information_schema.processlist WHERE db = ? AND info = 'SELECT SLEEP(30)'", [database]) != [["0"]]
+            sleeping = try await MariaDBTestServer.admin(
+                "SELECT id FROM information_schema.processlist WHERE db = ? AND info = 'SELECT SLEEP(300)'", [database])
         }
-        #expect(inStep, "the step never started")
+        #expect(!sleeping.isEmpty, "the step never started")
         kill(holder.pid, SIGKILL)
         _ = try holder.wait()
+        // The dead runner's session sleeps on with its transaction open; its INSERT is not seen.
+        #expect(try await MariaDBTestServer.admin("SELECT COUNT(*) FROM items", url: url) == [["0"]])
+        // Ended (as the server ends it once it finds the client gone), its transaction is rolled back.
+        for row in sleeping { try await MariaDBTestServer.admin("KILL \(row[0] ?? "0")") }
         #expect(try await MariaDBTestServer.admin("SELECT COUNT(*) FROM items", url: url) == [["0"]])
         #expect(try await MariaDBTestServer.admin("SELECT state LIKE '%2.0/fill%' FROM milepost_state", url: url) == [["0"]])
 
