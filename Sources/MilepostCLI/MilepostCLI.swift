@@ -29,7 +29,7 @@ public enum MilepostCLI {
     ///   - registry: the steps manifests may name; `.standard` has the built-in `exec`, `StepRegistry()` none.
     ///   - store: opens the store for a `--store` value; `fileStore` by default.
     ///   - storeSchemes: the URL schemes `store` opens (lowercase, without `://`). A `--store` value
-    ///     that starts with any other scheme (`mysql://…`, `x:`) is refused with exit 64 before `store`
+    ///     that starts with any other scheme (`mongodb://…`, `x:`) is refused with exit 64 before `store`
     ///     is called; every other value is a directory path. Empty (the default): directories only.
     ///   - arguments: the command line without the program name; nil for the process arguments.
     ///   - telemetry: exports `run`'s traces and metrics (the stock binary passes OpenTelemetry's,

@@ -3,7 +3,8 @@ import Testing
 
 /// libpq is loaded with dlopen only when a `postgres://` store is opened: the binary does not link
 /// it, a host without it runs file-store manifests, and a PostgreSQL URL there exits 69 saying what
-/// to install. `MILEPOST_LIBPQ` pointing nowhere stands for a host without libpq.
+/// to install. `MILEPOST_LIBPQ` pointing nowhere stands for a host without libpq. The same for the
+/// MariaDB client library and `mysql://` stores (`MILEPOST_LIBMARIADB`).
 @Suite struct LibPQLoadingTests {
     static let noLibpq = ["MILEPOST_LIBPQ": "/nonexistent/libpq.so.5"]
 
@@ -19,7 +20,7 @@ import Testing
         #expect(readelf.terminationStatus == 0)
         let needed = text.split(separator: "\n").filter { $0.contains("(NEEDED)") }
         #expect(!needed.isEmpty, "readelf listed no NEEDED entry: \(text)")
-        #expect(needed.filter { $0.contains("libpq") } == [])
+        #expect(needed.filter { $0.contains("libpq") || $0.contains("libmariadb") } == [])
     }
 
     @Test func aHostWithoutLibpqRunsFileStoreManifests() throws {
@@ -43,6 +44,19 @@ import Testing
             "cannot load the PostgreSQL client library /nonexistent/libpq.so.5 (/nonexistent/libpq.so.5: cannot open shared object file"),
             "\(result.stderr)")
         #expect(result.stderr.contains("apt-get install libpq5"), "\(result.stderr)")
+        #expect(!work.exists("ran.txt"))
+    }
+
+    @Test func aMySQLURLWithoutLibmariadbExits69SayingWhatToInstall() throws {
+        let work = try WorkDirectory()
+        try work.write(ExitCodeTests.manifest, to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.environment = ["MILEPOST_LIBMARIADB": "/nonexistent/libmariadb.so.3"]
+        let result = try milepost.run("run", "--to", "2.1", "--store", "mysql://app:s3cret@127.0.0.1:1/shop")
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot load the MariaDB client library /nonexistent/libmariadb.so.3"), "\(result.stderr)")
+        #expect(result.stderr.contains("apt-get install libmariadb3"), "\(result.stderr)")
+        #expect(!result.stderr.contains("s3cret"))
         #expect(!work.exists("ran.txt"))
     }
 }

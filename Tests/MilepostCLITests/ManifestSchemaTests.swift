@@ -23,7 +23,7 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
         let text = try String(contentsOfFile: schema, encoding: .utf8)
         #expect(text.contains(#""$schema": "https://json-schema.org/draft/2020-12/schema""#))
-        #expect(text.contains(#""enum": ["exec", "sql", "sqlite"]"#))
+        #expect(text.contains(#""enum": ["exec", "mysql", "sql", "sqlite"]"#))
     }
 
     @Test func describesEachStepsParametersFromItsType() throws {

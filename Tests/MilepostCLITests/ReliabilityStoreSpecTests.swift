@@ -7,7 +7,7 @@ import Testing
 @Suite struct ReliabilityStoreSpecTests {
     static let manifest = "migrations:\n  1.0: [{name: exec, id: a, with: {command: [touch, ran]}}]\n"
 
-    @Test(arguments: ["postgress://app:s3cret@db.internal/app", "mysql://db/app", "redis://cache:6379", "POSTGRES://db/app", "x:"])
+    @Test(arguments: ["postgress://app:s3cret@db.internal/app", "mongodb://db/app", "redis://cache:6379", "POSTGRES://db/app", "x:"])
     func aStoreURLOfAnUnknownSchemeIsRefused(spec: String) throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
@@ -16,7 +16,7 @@ import Testing
             let result = try work.milepost.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("no store for the scheme '\(scheme):'"), "\(result.stderr)")
-            #expect(result.stderr.contains("postgres://…, postgresql://…, sqlite://…, a directory path"), "\(result.stderr)")
+            #expect(result.stderr.contains("postgres://…, postgresql://…, mysql://…, mariadb://…, sqlite://…, a directory path"), "\(result.stderr)")
             #expect(!result.stderr.contains("s3cret"))
         }
         let fromEnvironment = try MilepostBinary(directory: work.path, environment: ["MILEPOST_STORE": spec]).run("run", "--to", "1.0")

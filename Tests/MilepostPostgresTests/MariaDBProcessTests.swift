@@ -41,11 +41,32 @@ struct MariaDBProcessTests {
         #expect(directory.read("steps.log") == "1.0/note-a\n1.1/note-b\n")
         #expect(try await MariaDBTestServer.admin("SELECT COUNT(*), SUM(n) FROM seeded", url: url) == [["2", "3"]])
         #expect(results.filter { $0.stderr.contains("4 steps ran") }.count == 1)
+        // The DDL step says it was not atomic with its checkpoint; the INSERTs were.
+        #expect(results.filter { $0.stderr.contains("DDL commits implicitly") }.count == 1)
         let status = try MilepostProcess(["status", "--store", url], in: directory.path)
         #expect(try status.wait().status == 0)
         let shown = try status.stdout()
         #expect(shown.contains("4 steps completed"), "\(shown)")
         #expect(!shown.contains("milepost:milepost@"), "\(shown)")
+    }
+
+    /// A failing statement fails the step and leaves nothing of it: not the statements before it,
+    /// not a checkpoint.
+    @Test func aFailingStatementLeavesNothing() async throws {
+        let url = MariaDBTestServer.freshDatabaseURL()
+        let directory = try TestDirectory()
+        try directory.write("""
+            migrations:
+              "1.0": [{name: mysql, id: table, with: {sql: "CREATE TABLE IF NOT EXISTS items (n int)"}}]
+              "2.0": [{name: mysql, id: fill, with: {sql: "INSERT INTO items VALUES (1); INSERT INTO nowhere VALUES (2)"}}]
+            """, to: "milepost.yaml")
+        let ran = try MilepostProcess.run(["run", "--store", url, "--to", "2.0"], in: directory.path)
+        #expect(ran.status == 1, "\(ran.stderr)")
+        #expect(ran.stderr.contains("nowhere' doesn't exist (error 1146)"), "\(ran.stderr)")
+        #expect(try await MariaDBTestServer.admin("SELECT COUNT(*) FROM items", url: url) == [["0"]])
+        #expect(try await MariaDBTestServer.admin(
+            "SELECT JSON_VALUE(state, '$.failed.id'), JSON_LENGTH(state, '$.completed') FROM milepost_state", url: url)
+            == [["2.0/fill", "1"]])
     }
 
     /// A kill -9 leaves the lease row naming the dead holder: the next runner waits for the lease to
@@ -78,24 +99,29 @@ struct MariaDBProcessTests {
             migrations:
               "1.0": [{name: mysql, id: table, with: {sql: "CREATE TABLE IF NOT EXISTS items (n int)"}}]
               "2.0":
-                - {name: mysql, id: fill, with: {sql: "INSERT INTO items VALUES (1); SELECT SLEEP(30)"}}
+                - {name: mysql, id: fill, with: {sql: "INSERT INTO items VALUES (1); SELECT SLEEP(300)"}}
             """, to: "milepost.yaml")
         let setup = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(setup.status == 0, "\(setup.stderr)")
         let holder = try MilepostProcess(["run", "--store", url, "--to", "2.0"], in: directory.path)
-        // The step sleeps in the server with its INSERT done: seen in the process list, polled
-        // gently (a query of the server's own, no lock the runner uses).
+        // The step sleeps in the server with its INSERT done (for 5 minutes: longer than this test
+        // may be starved of the pool by the blocking tests beside it): seen in the process list,
+        // polled gently (a query of the server's own, no lock the runner uses).
         let database = Self.database(url)
-        let deadline = ContinuousClock.now + .seconds(120)
-        var inStep = false
-        while !inStep, ContinuousClock.now < deadline {
+        let deadline = ContinuousClock.now + .seconds(240)
+        var sleeping: [[String?]] = []
+        while sleeping.isEmpty, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(250))
-            inStep = try await MariaDBTestServer.admin(
-                "SELECT COUNT(*) FROM information_schema.processlist WHERE db = ? AND info = 'SELECT SLEEP(30)'", [database]) != [["0"]]
+            sleeping = try await MariaDBTestServer.admin(
+                "SELECT id FROM information_schema.processlist WHERE db = ? AND info = 'SELECT SLEEP(300)'", [database])
         }
-        #expect(inStep, "the step never started")
+        #expect(!sleeping.isEmpty, "the step never started")
         kill(holder.pid, SIGKILL)
         _ = try holder.wait()
+        // The dead runner's session sleeps on with its transaction open; its INSERT is not seen.
+        #expect(try await MariaDBTestServer.admin("SELECT COUNT(*) FROM items", url: url) == [["0"]])
+        // Ended (as the server ends it once it finds the client gone), its transaction is rolled back.
+        for row in sleeping { try await MariaDBTestServer.admin("KILL \(row[0] ?? "0")") }
         #expect(try await MariaDBTestServer.admin("SELECT COUNT(*) FROM items", url: url) == [["0"]])
         #expect(try await MariaDBTestServer.admin("SELECT state LIKE '%2.0/fill%' FROM milepost_state", url: url) == [["0"]])
 
@@ -149,5 +175,36 @@ struct MariaDBProcessTests {
         #expect(ran.status == 65, "\(ran.stderr)")
         #expect(ran.stderr.contains("the mysql step needs a MariaDB/MySQL store (--store mysql://…)"), "\(ran.stderr)")
         #expect(directory.read("ran.txt") == nil)
+    }
+
+    /// `milepost store copy` into and out of a MariaDB store: a file store moved into it keeps its
+    /// history and the fleet goes on; copied on into SQLite, the same state and journal.
+    @Test func aFileStoreCopiedIntoMariaDBKeepsItsHistoryAndTheFleetGoesOn() async throws {
+        let url = MariaDBTestServer.freshDatabaseURL()
+        let directory = try TestDirectory()
+        try directory.write("""
+            migrations:
+              "1.0": [{name: exec, id: a, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> steps.log']}}]
+              "1.1": [{name: exec, id: b, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> steps.log']}}]
+            """, to: "milepost.yaml")
+        #expect(try MilepostProcess.run(["run", "--to", "1.0"], in: directory.path).status == 0)
+        let journal = directory.read(".milepost/journal.jsonl") ?? ""
+        let copy = try MilepostProcess.run(["store", "copy", "--from", ".milepost", "--to", url], in: directory.path)
+        #expect(copy.status == 0, "\(copy.stderr)")
+        #expect(!copy.stderr.contains("milepost:milepost@"), "\(copy.stderr)")
+        #expect(try await MariaDBTestServer.admin("SELECT COUNT(*) FROM milepost_journal", url: url)
+            == [[String(journal.split(separator: "\n").count)]])
+        #expect(try MilepostProcess.run(["store", "copy", "--from", ".milepost", "--to", url], in: directory.path).status == 64)
+
+        let runners = try (0..<4).map { _ in try MilepostProcess(["run", "--store", url, "--to", "1.1", "--lock-timeout", "2m"], in: directory.path) }
+        for runner in runners {
+            let result = try runner.wait()
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(directory.read("steps.log") == "1.0/a\n1.1/b\n")
+        let onward = try MilepostProcess.run(["store", "copy", "--from", url, "--to", "sqlite:app.db"], in: directory.path)
+        #expect(onward.status == 0, "\(onward.stderr)")
+        let again = try MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.1"], in: directory.path)
+        #expect(again.stderr.contains("up to date"), "\(again.stderr)")
     }
 }

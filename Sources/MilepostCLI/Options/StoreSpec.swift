@@ -3,7 +3,7 @@ import ArgumentParser
 /// How a `--store` value (or `MILEPOST_STORE`) is read, whatever opener the binary has: a value that
 /// starts with a URL scheme and a colon (RFC 3986: a letter, then letters, digits, `+`, `-` or `.`)
 /// is a URL, opened only when the binary's opener declares that scheme; anything else is a directory
-/// path. So `postgress://db/app` or `mysql://…` is refused, never a directory named `postgress:`; a
+/// path. So `postgress://db/app` or `mongodb://…` is refused, never a directory named `postgress:`; a
 /// directory whose name looks like a scheme (`x:`) is named as a path: `./x:`.
 enum StoreSpec {
     /// The scheme `spec` starts with (`postgres` for `postgres://…`, `x` for `x:`), or nil for a path.
