@@ -5,13 +5,19 @@
 #
 #   milepost-VERSION-linux-ARCH.tar.gz         the static binary, man page, shell completions, README
 #   milepost_VERSION_DEBARCH.deb               the same as a Debian package (binary in /usr/bin)
-#   SHA256SUMS                                 sha256sum of both, for `sha256sum -c SHA256SUMS`
+#   milepost-VERSION-linux-ARCH-debug.tar.gz   the binaries' debug information (DWARF), for gdb
+#   SHA256SUMS                                 sha256sum of the three, for `sha256sum -c SHA256SUMS`
+#
+# The shipped binaries are stripped; each names its debug file (`.gnu_debuglink`), which the debug
+# tarball holds at MILEPOST-FOLDER/usr/bin/.debug/: extracted beside the release tarball, gdb finds
+# it there; for the .deb, copy the .debug files to /usr/lib/debug/usr/bin/.
 #
 # The binary is built exactly as the README's production recipe says
 # (`swift build -c release --static-swift-stdlib`): the Swift runtime is inside it, and it needs
 # only the C libraries the .deb's Depends: names (computed by dpkg-shlibdeps from the binary).
-# libpq is loaded only when a postgres:// store is opened, so it is recommended, not required.
-# Needs: swift, dpkg-deb and dpkg-shlibdeps (Debian: dpkg-dev), gzip.
+# libpq and libsqlite3 are loaded only when a postgres:// or sqlite: store is opened, so they are
+# recommended, not required.
+# Needs: swift, dpkg-deb and dpkg-shlibdeps (Debian: dpkg-dev), objcopy (binutils), gzip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(realpath -m "${1:-dist}")
@@ -38,6 +44,16 @@ done
 version=$("$binary" --version | cut -d' ' -f1)
 arch=$(uname -m)
 debarch=$(dpkg --print-architecture)
+name="milepost-$version-linux-$arch"
+
+# Stripped, with the debug information kept apart (in the debug tarball).
+echo "release: stripping (debug information in the debug tarball)" >&2
+mkdir -p "$work/debug/$name/usr/bin/.debug"
+for built in "$binary" "$exporter"; do
+    debug="$work/debug/$name/usr/bin/.debug/$(basename "$built").debug"
+    objcopy --only-keep-debug "$built" "$debug"
+    objcopy --strip-all --add-gnu-debuglink="$debug" "$built"
+done
 
 # The man page, from swift-argument-parser's generate-manual plugin (the same command tree as
 # --help). Its output leaves blank lines inside paragraphs, which mdoc warns about and renders
@@ -65,11 +81,12 @@ stage() {
 mkdir -p "$out"
 
 # The tarball: the same files, in a folder named after the release, paths as installed under /usr.
-echo "release: packing the tarball" >&2
-name="milepost-$version-linux-$arch"
+echo "release: packing the tarballs" >&2
 stage "$work/$name"
 tarball="$out/$name.tar.gz"
 tar -C "$work" --owner=0 --group=0 --numeric-owner -czf "$tarball" "$name"
+debug_tarball="$out/$name-debug.tar.gz"
+tar -C "$work/debug" --owner=0 --group=0 --numeric-owner -czf "$debug_tarball" "$name"
 
 # The Debian package. Depends: comes from the binary's NEEDED entries, as Debian's own packages do.
 echo "release: building the Debian package" >&2
@@ -87,7 +104,7 @@ Architecture: $debarch
 Maintainer: Milepost developers <milepost@localhost>
 Installed-Size: $size
 Depends: $depends
-Recommends: libpq5
+Recommends: libpq5, libsqlite3-0
 Section: admin
 Priority: optional
 Description: run one-time upgrade steps when an application moves past a version
@@ -100,7 +117,8 @@ EOF
 deb="$out/milepost_${version}_${debarch}.deb"
 dpkg-deb --root-owner-group -Zgzip --build "$root" "$deb" >&2
 
-(cd "$out" && sha256sum "$(basename "$tarball")" "$(basename "$deb")" > SHA256SUMS)
+(cd "$out" && sha256sum "$(basename "$tarball")" "$(basename "$deb")" "$(basename "$debug_tarball")" > SHA256SUMS)
 echo "$tarball"
 echo "$deb"
+echo "$debug_tarball"
 echo "$out/SHA256SUMS"

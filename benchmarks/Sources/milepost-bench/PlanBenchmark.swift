@@ -16,8 +16,8 @@ enum PlanBenchmark {
         let middle = steps / 2
         let state = StoredState(
             app: nil, version: try Version(parsing: "1.\(middle)"),
-            completed: (1...middle).map { CompletedStep(id: "1.\($0)/noop", at: "", run: "", fingerprint: "") },
-            updatedAt: "")
+            completed: (1...middle).map { CompletedStep(id: "1.\($0)/noop", at: .init(millisecondsSince1970: 0), run: "", fingerprint: "") },
+            updatedAt: .init(millisecondsSince1970: 0))
         let from = state.version
         let to = try Version(parsing: "1.\(steps)")
         let before = Measure.peakResidentKiB()
