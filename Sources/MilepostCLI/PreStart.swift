@@ -12,8 +12,9 @@ import MilepostSystem
 /// definition files', read without parsing anything), the process exits 0 with `run`'s own output.
 /// Anything else — another command, an unknown or repeated option, a bad value, a store that is
 /// not up to date, any error — returns nil and the full parser runs, so behaviour and messages
-/// stay exactly those of `MilepostCommand.Run`. Only the file store has a synchronous read, so
-/// when the binary's store opener gives anything else the full path runs.
+/// stay exactly those of `MilepostCommand.Run`. Only stores with a synchronous read of their
+/// state's head (`StateHeadReading`: the file and SQLite stores) take it; with any other store the
+/// full path runs.
 enum PreStart {
     /// Options whose value is checked here with the parser's own types; nil means "any value".
     static let options: [String: (@Sendable (String) -> Bool)?] = [
@@ -54,7 +55,7 @@ enum PreStart {
                 maxManifestBytes: values[OptionNames.maxManifestSize].flatMap(ByteCountArgument.init(argument:))?.bytes
                     ?? ManifestLimits.default.maxDocumentBytes)
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
-                  let store = try context.openStore(StoreOptions.spec(values[OptionNames.store], manifest: manifest)) as? FileStore,
+                  let store = try context.openStore(StoreOptions.spec(values[OptionNames.store], manifest: manifest)) as? any StateHeadReading,
                   let head = try store.readStateHeadSynchronously(),
                   let report = Runner(store: store).upToDate(
                       head, at: target, manifest: head.plannedWith.flatMap { inputs.digest(definitionFiles: $0.files) })

@@ -54,9 +54,14 @@ public struct SQLiteStore: MilepostStore {
 
     // MARK: - Reading (creates nothing)
 
-    /// One row: the pre-start fast path opens the database read-only and reads it.
+    /// One row, read on a read-only connection.
     public func readState() async throws -> StoredState? {
         try reading { connection throws(StoreError) in try SQLiteSchema.readState(on: connection) }
+    }
+
+    /// The state row's head (`StateHeadReading`): the pre-start fast path's one small read.
+    package func readStateHeadSynchronously() throws -> StoredStateHead? {
+        try reading { connection throws(StoreError) in try SQLiteSchema.readStateHead(on: connection) }
     }
 
     public func readJournal() async throws -> [JournalRecord] {
@@ -110,3 +115,5 @@ public struct SQLiteStore: MilepostStore {
         }
     }
 }
+
+extension SQLiteStore: StateHeadReading {}

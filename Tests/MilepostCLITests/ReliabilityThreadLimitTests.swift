@@ -45,21 +45,24 @@ import Testing
         #expect((record["message"] as? String)?.contains("cannot start the 15 threads milepost needs") == true, "\(record)")
     }
 
-    /// An up-to-date `run`, the pre-start hook's usual case, is answered on the main thread alone:
-    /// under a limit of one task it still exits 0.
-    @Test func anUpToDateRunNeedsNoOtherThread() throws {
+    /// An up-to-date `run`, the pre-start hook's usual case, is answered on the main thread alone
+    /// (the pre-start fast path, on the file store and on the SQLite store's one state row): under a
+    /// limit of one task it still exits 0, where the full path exits 71.
+    @Test(arguments: [".milepost", "sqlite:app.db"])
+    func anUpToDateRunNeedsNoOtherThread(store: String) throws {
         let work = try WorkDirectory()
         try work.write(ReliabilityFixture.recordingManifest(["1.1/once"]), to: "milepost.yaml")
-        let first = try work.milepost.run("run", "--to", "1.1")
+        let first = try work.milepost.run("run", "--to", "1.1", "--store", store)
         #expect(first.status == 0, "\(first.stderr)")
-        let chmod = try Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "a+rX", work.path])
-        chmod.waitUntilExit()  // The other uid reads the manifest and the state.
+        // The other uid reads the manifest and the state (and may create SQLite's shared-memory file).
+        let chmod = try Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "a+rwX", work.path])
+        chmod.waitUntilExit()
         #expect(chmod.terminationStatus == 0)
         var milepost = work.milepost
         milepost.launcher = [
             "/usr/bin/setpriv", "--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "/usr/bin/prlimit", "--nproc=1", "--",
         ]
-        let result = Self.finish(try milepost.start(["run", "--to", "1.1"]))
+        let result = Self.finish(try milepost.start(["run", "--to", "1.1", "--store", store]))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("up to date at 1.1"), "\(result.stderr)")
     }

@@ -84,7 +84,7 @@ public struct Runner: Sendable {
     /// The up-to-date decision without a plan: the `.upToDate` report when the state is at `target`,
     /// no step is in progress and no revert unfinished, and `manifest` (the digest of the manifest
     /// now) is the digest the state was last planned with; nil when the run must plan. Takes the
-    /// state's head, as the pre-start fast path reads it (`FileStore.readStateHeadSynchronously()`);
+    /// state's head, as the pre-start fast path reads it (`StateHeadReading`);
     /// `StoredState.head` gives it from a whole state.
     package func upToDate(_ head: StoredStateHead, at target: Version, manifest: ManifestDigest?) -> RunReport? {
         guard !head.hasStepInProgress, head.version == target, let manifest, head.plannedWith == manifest else { return nil }

@@ -13,7 +13,7 @@
 /// caller decodes fully.
 ///
 /// `package`, as the entry points that use it (`Runner.upToDate`,
-/// `FileStore.readStateHeadSynchronously()`): the fast path is the CLI's; an application calls
+/// `StateHeadReading.readStateHeadSynchronously()`): the fast path is the CLI's; an application calls
 /// `Runner.run`, which makes the same decision.
 package struct StoredStateHead: Sendable, Equatable {
     package var format: Int

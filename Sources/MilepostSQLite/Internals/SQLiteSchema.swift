@@ -25,6 +25,13 @@ enum SQLiteSchema {
 
     /// The stored state; nil when there is no state row (or no table yet).
     static func readState(on connection: SQLiteConnection) throws(StoreError) -> StoredState? {
+        try stateText(on: connection).map { text throws(StoreError) in
+            try StoredState.decode(json: Array(text.utf8), location: connection.location)
+        }
+    }
+
+    /// The state row's JSON; nil when there is no state row (or no table yet).
+    private static func stateText(on connection: SQLiteConnection) throws(StoreError) -> String? {
         let rows: [[String?]]
         do throws(StoreError) {
             rows = try connection.query("SELECT state FROM \(stateTable) WHERE id = 1")
@@ -34,7 +41,13 @@ enum SQLiteSchema {
             throw error
         }
         guard let row = rows.first else { return nil }
-        return try StoredState.decode(json: Array((row.first.flatMap { $0 } ?? "").utf8), location: connection.location)
+        return row.first.flatMap { $0 } ?? ""
+    }
+
+    /// The stored state's head (`StoredStateHead`), scanned from the row's JSON without decoding it;
+    /// nil when there is no state row (or no table yet) or the scan cannot vouch for it.
+    static func readStateHead(on connection: SQLiteConnection) throws(StoreError) -> StoredStateHead? {
+        try stateText(on: connection).flatMap { StoredStateHead(json: Array($0.utf8)) }
     }
 
     /// The journal, oldest first: every record, or the last `count`.

@@ -36,9 +36,7 @@ public struct FileStore: MilepostStore {
         try openedDirectory().flatMap { try StateFile(directory: $0).read() }
     }
 
-    /// The fields of the state that decide whether a run is up to date (see `StoredStateHead`), on
-    /// the calling thread without suspending and without decoding every completed step: lets a
-    /// process's pre-start path answer before any task or thread starts (`Runner.upToDate(_:at:)`).
+    /// `state.json`'s head (`StateHeadReading`).
     package func readStateHeadSynchronously() throws -> StoredStateHead? {
         try openedDirectory().flatMap { try StateFile(directory: $0).readHead() }
     }
@@ -87,3 +85,5 @@ public struct FileStore: MilepostStore {
         return locked
     }
 }
+
+extension FileStore: StateHeadReading {}
