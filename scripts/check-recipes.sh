@@ -64,7 +64,7 @@ fi
 trap cleanup EXIT
 cp manifests/example.yaml milepost.yaml
 echo 2.7 > VERSION
-swift build -c release --static-swift-stdlib --product milepost
+swift build -c release --static-swift-stdlib --traits OpenTelemetry --product milepost   # the traits of release.sh: no rebuild
 .build/release/milepost lock --manifest milepost.yaml
 summary=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest vars.PRODUCTION_VERSION=2.0)
 echo "$summary"
