@@ -24,6 +24,14 @@ let package = Package(
         .executable(name: "milepost", targets: ["milepost"]),
         .executable(name: "milepost-otel", targets: ["milepost-otel"]),
     ],
+    // `OpenTelemetry` links the exporter (swift-otel, and under it SwiftNIO and AsyncHTTPClient)
+    // into `milepost-otel`. It is off by default, so an application that depends on Milepost
+    // resolves none of those packages (SwiftPM prunes the dependencies only disabled traits use);
+    // the stock binaries, the release and CI build with `--traits OpenTelemetry`.
+    traits: [
+        .trait(name: "OpenTelemetry", description: "Link the OTLP exporter into milepost-otel."),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -33,6 +41,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.4.1"),
+        // `swift package generate-documentation --target Milepost` (the DocC catalog); used by no
+        // target, so an application does not resolve it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The system libyaml (Debian: libyaml-dev), seen through a one-header shim.
@@ -127,9 +138,9 @@ let package = Package(
             name: "MilepostOTel",
             dependencies: [
                 "MilepostCLI",
-                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OpenTelemetry"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["OpenTelemetry"])),
             ],
             swiftSettings: strictSettings
         ),

@@ -26,8 +26,9 @@ work=$(mktemp -d /tmp/milepost-release.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 echo "release: building the static binaries" >&2
-swift build -c release --static-swift-stdlib --product milepost >&2
-swift build -c release --static-swift-stdlib --product milepost-otel >&2
+# With the OpenTelemetry trait (Package.swift), which links the exporter into milepost-otel.
+swift build -c release --static-swift-stdlib --traits OpenTelemetry --product milepost >&2
+swift build -c release --static-swift-stdlib --traits OpenTelemetry --product milepost-otel >&2
 # Copied at once: any later non-static release build (a plugin's, say) writes the same paths.
 # milepost-otel is milepost with the OpenTelemetry exporter linked; milepost execs it, from its own
 # directory, when OTEL_* asks for export (docs/observability.md).

@@ -1,3 +1,6 @@
+// Compiled with the `OpenTelemetry` trait only (Package.swift): without it this module is empty and
+// swift-otel is neither resolved nor linked.
+#if OpenTelemetry
 public import MilepostCLI
 import Logging
 import OTel
@@ -41,3 +44,4 @@ enum OpenTelemetryBackends {
             })
     }
 }
+#endif

@@ -17,6 +17,7 @@ struct ExporterHandoffTests {
     /// A collector address that refuses connections: export fails fast and changes nothing.
     static let refusingEndpoint = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"]
 
+    #if OpenTelemetry
     @Test func anEndpointHandsTheRunToMilepostOtelBesideIt() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
@@ -27,6 +28,21 @@ struct ExporterHandoffTests {
         #expect(!result.stderr.contains("running without export"), "\(result.stderr)")
         #expect(try work.read("traceparent.txt").hasPrefix("00-"))
     }
+    #else
+    /// Built without the `OpenTelemetry` trait, milepost-otel has no exporter: it is still handed
+    /// the run, says why nothing is exported, and runs it.
+    @Test func anEndpointHandsTheRunToMilepostOtelBuiltWithoutTheTrait() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest, to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.environment = Self.refusingEndpoint
+        let result = try milepost.run("run", "--to", "2.0")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("milepost-otel: built without the OpenTelemetry trait"), "\(result.stderr)")
+        #expect(result.stderr.contains("1 step ran"), "\(result.stderr)")
+        #expect(try work.read("traceparent.txt") == "")
+    }
+    #endif
 
     @Test func withoutAnEndpointNothingIsHandedOver() throws {
         let work = try WorkDirectory()

@@ -2,8 +2,11 @@
 public enum Planner {
     /// Plans a run of `manifest` from `from` to `target`.
     /// - parameters:
+    ///   - manifest: the loaded manifest, whose steps are planned.
     ///   - state: the stored state, if any: its completed, failed and interrupted steps count.
-    ///   - from: the starting version, and where it came from (`Runner` derives it from the state).
+    ///   - from: the starting version (`Runner` derives it from the state).
+    ///   - origin: where `from` came from: the stored state or the manifest's baseline.
+    ///   - target: the version to reach.
     ///   - lockHolder: who holds the store's lock now, if anyone: the step in progress is running, not
     ///     interrupted, when its run holds the lock.
     ///   - lateFloor: with a stored state, the version below which a step that never ran is not late

@@ -3,6 +3,7 @@ public enum ValidationMarkdown {
     /// A heading with the verdict, then every finding with its line.
     /// - parameters:
     ///   - path: the manifest as the user named it.
+    ///   - diagnostics: the findings, errors and warnings.
     ///   - steps: how many steps the manifest has (0 when it is invalid).
     ///   - failing: whether the findings fail validation (errors, or any finding under --strict).
     public static func render(path: String, diagnostics: [Diagnostic], steps: Int, failing: Bool) -> String {

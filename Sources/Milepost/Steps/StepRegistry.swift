@@ -19,7 +19,15 @@ public struct StepRegistry: Sendable {
     // MARK: - Registering
 
     /// Registers a step that takes no parameters.
-    /// - parameter revert: undoes the step's work, for `milepost revert` (see the other overload).
+    /// - parameters:
+    ///   - name: the name manifests use, `[A-Za-z_][A-Za-z0-9_.:-]*`.
+    ///   - description: one line for `milepost steps`.
+    ///   - idempotent: safe to run again after an interruption (docs/manifest.md).
+    ///   - resumable: goes on at its last cursor after an interruption, without `resolve`.
+    ///   - revision: a label bumped when the step's code changes, so `status` reports steps that
+    ///     ran with an older one.
+    ///   - body: the step; throwing fails it.
+    ///   - revert: undoes the step's work, for `milepost revert` (see the other overload).
     /// - precondition: `name` is valid and not registered yet (a programmer error otherwise).
     public mutating func register(
         _ name: String, description: String? = nil, idempotent: Bool = false, resumable: Bool = false,
@@ -43,8 +51,16 @@ public struct StepRegistry: Sendable {
     /// }
     /// ```
     /// - parameters:
+    ///   - name: the name manifests use, `[A-Za-z_][A-Za-z0-9_.:-]*`.
+    ///   - parameters: the type the manifest's `with:` decodes into.
+    ///   - description: one line for `milepost steps`.
+    ///   - idempotent: safe to run again after an interruption (docs/manifest.md).
+    ///   - resumable: goes on at its last cursor after an interruption, without `resolve`.
+    ///   - revision: a label bumped when the step's code changes, so `status` reports steps that
+    ///     ran with an older one.
     ///   - revertsWithManifestParameters: the manifest may give the step a revert as `revert:`, with
     ///     parameters of the same type; the revert runs `body` with them (how `exec` reverts).
+    ///   - body: the step; throwing fails it.
     ///   - revert: undoes the step's work; nil when it cannot be undone.
     /// - precondition: `name` is valid and not registered yet (a programmer error otherwise).
     public mutating func register<Parameters: Decodable & Sendable>(
