@@ -70,16 +70,9 @@ struct LibMariaDB: @unchecked Sendable {
 
     /// Opens `file` and resolves every function; the handle is never closed (the process keeps it).
     static func load(_ file: String) -> Result<LibMariaDB, LoadFailure> {
-        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(LoadFailure(file: file, reason: dlerror().map { String(cString: $0) } ?? "unknown error"))
-        }
-        func symbol<Function>(_ name: String) throws(LoadFailure) -> Function {
-            guard let address = dlsym(handle, name) else {
-                throw LoadFailure(file: file, reason: "it has no function \(name)")
-            }
-            return unsafeBitCast(address, to: Function.self)
-        }
-        do {
+        do throws(SharedLibrary.Failure) {
+            let library = try SharedLibrary(file)
+            func symbol<Function>(_ name: String) throws(SharedLibrary.Failure) -> Function { try library.function(name) }
             return .success(LibMariaDB(
                 initialize: try symbol("mysql_init"), options: try symbol("mysql_options"),
                 realConnect: try symbol("mysql_real_connect"), close: try symbol("mysql_close"),
@@ -92,7 +85,7 @@ struct LibMariaDB: @unchecked Sendable {
                 threadID: try symbol("mysql_thread_id"), realEscapeString: try symbol("mysql_real_escape_string"),
                 getInfo: try symbol("mariadb_get_infov")))
         } catch {
-            return .failure(error)
+            return .failure(LoadFailure(file: error.file, reason: error.reason))
         }
     }
 }

@@ -74,16 +74,9 @@ struct LibPQ: @unchecked Sendable {
 
     /// Opens `file` and resolves every function; the handle is never closed (the process keeps it).
     static func load(_ file: String) -> Result<LibPQ, LoadFailure> {
-        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(LoadFailure(file: file, reason: dlerror().map { String(cString: $0) } ?? "unknown error"))
-        }
-        func symbol<Function>(_ name: String) throws(LoadFailure) -> Function {
-            guard let address = dlsym(handle, name) else {
-                throw LoadFailure(file: file, reason: "it has no function \(name)")
-            }
-            return unsafeBitCast(address, to: Function.self)
-        }
-        do {
+        do throws(SharedLibrary.Failure) {
+            let library = try SharedLibrary(file)
+            func symbol<Function>(_ name: String) throws(SharedLibrary.Failure) -> Function { try library.function(name) }
             return .success(LibPQ(
                 connectdbParams: try symbol("PQconnectdbParams"), status: try symbol("PQstatus"),
                 finish: try symbol("PQfinish"), backendPID: try symbol("PQbackendPID"),
@@ -97,7 +90,7 @@ struct LibPQ: @unchecked Sendable {
                 resultErrorField: try symbol("PQresultErrorField"),
                 resultErrorMessage: try symbol("PQresultErrorMessage")))
         } catch {
-            return .failure(error)
+            return .failure(LoadFailure(file: error.file, reason: error.reason))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import MilepostSystem
 
 /// libsqlite3, loaded with `dlopen` the first time an `sqlite:` store or an `sqlite` step opens a
 /// database — never before, and never linked: a `milepost` binary that runs a file or PostgreSQL
@@ -62,16 +63,9 @@ struct LibSQLite: @unchecked Sendable {
 
     /// Opens `file` and resolves every function; the handle is never closed (the process keeps it).
     static func load(_ file: String) -> Result<LibSQLite, LoadFailure> {
-        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(LoadFailure(file: file, reason: dlerror().map { String(cString: $0) } ?? "unknown error"))
-        }
-        func symbol<Function>(_ name: String) throws(LoadFailure) -> Function {
-            guard let address = dlsym(handle, name) else {
-                throw LoadFailure(file: file, reason: "it has no function \(name)")
-            }
-            return unsafeBitCast(address, to: Function.self)
-        }
-        do {
+        do throws(SharedLibrary.Failure) {
+            let library = try SharedLibrary(file)
+            func symbol<Function>(_ name: String) throws(SharedLibrary.Failure) -> Function { try library.function(name) }
             return .success(LibSQLite(
                 openV2: try symbol("sqlite3_open_v2"), closeV2: try symbol("sqlite3_close_v2"),
                 errmsg: try symbol("sqlite3_errmsg"), errstr: try symbol("sqlite3_errstr"),
@@ -83,7 +77,7 @@ struct LibSQLite: @unchecked Sendable {
                 step: try symbol("sqlite3_step"), columnCount: try symbol("sqlite3_column_count"),
                 columnText: try symbol("sqlite3_column_text"), columnBytes: try symbol("sqlite3_column_bytes")))
         } catch {
-            return .failure(error)
+            return .failure(LoadFailure(file: error.file, reason: error.reason))
         }
     }
 }
