@@ -7,19 +7,12 @@ import Milepost
 /// idempotent (`IF NOT EXISTS`, `IF EXISTS`). See docs/store.md.
 enum MySQLStep {
     struct Parameters: Decodable, StoreBoundParameters, DefinitionFileParameters {
-        /// The SQL to run, inline.
-        var sql: String?
-        /// A file holding the SQL; relative to the manifest's directory.
-        var file: String?
+        /// The SQL, inline or in a file.
+        var script: SQLScript
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            sql = try container.decodeIfPresent(String.self, forKey: .sql)
-            file = try container.decodeIfPresent(String.self, forKey: .file)
-            guard (sql == nil) != (file == nil) else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "give either 'sql' or 'file', not both or neither"))
-            }
+            script = try SQLScript(from: container, sql: .sql, file: .file)
         }
 
         enum CodingKeys: String, CodingKey { case sql, file }
@@ -31,8 +24,7 @@ enum MySQLStep {
 
         var runsInCheckpointTransaction: Bool { true }
 
-        /// `file:`: the step's SQL is in it, so its contents are part of the step's fingerprint.
-        var definitionFiles: [String] { file.map { [$0] } ?? [] }
+        var definitionFiles: [String] { script.definitionFiles }
     }
 
     @Sendable static func run(_ context: StepContext<Parameters>) async throws {
@@ -40,7 +32,7 @@ enum MySQLStep {
             // The runner refuses the manifest before any step runs; reaching this is a programmer error.
             preconditionFailure("the mysql step ran against \(type(of: context.store)), not the MariaDB store")
         }
-        let text = try context.sqlText(context.parameters.sql, file: context.parameters.file)
+        let text = try context.sqlText(context.parameters.script)
         context.logger.debug("mysql: \(text.count) characters")
         if try await store.execute(stepSQL: text) {
             context.logger.warning(

@@ -4,23 +4,17 @@ import Milepost
 /// the manifest, by default in the same transaction as its checkpoint.
 enum SQLStep {
     struct Parameters: Decodable, StoreBoundParameters, DefinitionFileParameters, ParameterWarnings {
-        /// The SQL to run, inline.
-        var sql: String?
-        /// A file holding the SQL; relative to the manifest's directory.
-        var file: String?
+        /// The SQL, inline or in a file.
+        var script: SQLScript
         /// False to run outside the checkpoint's transaction (`CREATE INDEX CONCURRENTLY`); the
         /// step then behaves like any other step.
         var transaction: Bool
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            sql = try container.decodeIfPresent(String.self, forKey: .sql)
-            file = try container.decodeIfPresent(String.self, forKey: .file)
+            // `transaction` first: the schema's probe (which gives neither `sql` nor `file`) must see it.
             transaction = try container.decodeIfPresent(Bool.self, forKey: .transaction) ?? true
-            guard (sql == nil) != (file == nil) else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "give either 'sql' or 'file', not both or neither"))
-            }
+            script = try SQLScript(from: container, sql: .sql, file: .file)
         }
 
         enum CodingKeys: String, CodingKey { case sql, file, transaction }
@@ -32,13 +26,12 @@ enum SQLStep {
 
         var runsInCheckpointTransaction: Bool { transaction }
 
-        /// `file:`: the step's SQL is in it, so its contents are part of the step's fingerprint.
-        var definitionFiles: [String] { file.map { [$0] } ?? [] }
+        var definitionFiles: [String] { script.definitionFiles }
 
         /// Transaction control in an inline script that runs in the checkpoint's transaction: it
         /// would end that transaction early (the step then fails at run time).
         var warnings: [String] {
-            guard transaction, let sql else { return [] }
+            guard transaction, let sql = script.sql else { return [] }
             return SQLTransactionControl.statements(in: sql).map {
                 "the script has \($0), which would end the step's transaction before its checkpoint; remove it "
                     + "(the step runs in a transaction already) or set transaction: false"
@@ -51,7 +44,7 @@ enum SQLStep {
             // The runner refuses the manifest before any step runs; reaching this is a programmer error.
             preconditionFailure("the sql step ran against \(type(of: context.store)), not the PostgreSQL store")
         }
-        let text = try context.sqlText(context.parameters.sql, file: context.parameters.file)
+        let text = try context.sqlText(context.parameters.script)
         context.logger.debug("sql: \(text.count) characters, transaction: \(context.parameters.transaction)")
         try await store.execute(stepSQL: text)
     }

@@ -5,19 +5,12 @@ import Milepost
 /// its success commit together, and a failure or a kill leaves neither.
 enum SQLiteStep {
     struct Parameters: Decodable, StoreBoundParameters, DefinitionFileParameters {
-        /// The SQL to run, inline.
-        var sql: String?
-        /// A file holding the SQL; relative to the manifest's directory.
-        var file: String?
+        /// The SQL, inline or in a file.
+        var script: SQLScript
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            sql = try container.decodeIfPresent(String.self, forKey: .sql)
-            file = try container.decodeIfPresent(String.self, forKey: .file)
-            guard (sql == nil) != (file == nil) else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "give either 'sql' or 'file', not both or neither"))
-            }
+            script = try SQLScript(from: container, sql: .sql, file: .file)
         }
 
         enum CodingKeys: String, CodingKey { case sql, file }
@@ -29,8 +22,7 @@ enum SQLiteStep {
 
         var runsInCheckpointTransaction: Bool { true }
 
-        /// `file:`: the step's SQL is in it, so its contents are part of the step's fingerprint.
-        var definitionFiles: [String] { file.map { [$0] } ?? [] }
+        var definitionFiles: [String] { script.definitionFiles }
     }
 
     @Sendable static func run(_ context: StepContext<Parameters>) async throws {
@@ -38,7 +30,7 @@ enum SQLiteStep {
             // The runner refuses the manifest before any step runs; reaching this is a programmer error.
             preconditionFailure("the sqlite step ran against \(type(of: context.store)), not the SQLite store")
         }
-        let text = try context.sqlText(context.parameters.sql, file: context.parameters.file)
+        let text = try context.sqlText(context.parameters.script)
         context.logger.debug("sqlite: \(text.count) characters")
         try await store.execute(stepSQL: text)
     }
