@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Milepost
 import MilepostSystem
 
 /// What `--store mysql://user:password@host:port/database?…` says: where to connect, Milepost's own
@@ -19,10 +20,6 @@ struct MariaDBSettings: Sendable {
     /// Why these settings cannot be used; refused when the store is first used.
     let refusal: String?
 
-    static let leaseParameter = "milepost_lease"
-    static let defaultLease = Duration.seconds(30)
-    /// The shortest lease: renewals every quarter of it must stay well above a round trip.
-    static let minimumLease = Duration.milliseconds(500)
     static let defaultPort: UInt32 = 3306
 
     init(url: String) {
@@ -62,17 +59,15 @@ struct MariaDBSettings: Sendable {
             let value = Self.decoded(item.dropFirst(name.count + 1))
             switch name {
             case "socket": socket = value
-            case Substring(Self.leaseParameter): leaseText = value
+            case Substring(LeaseParameter.name): leaseText = value
             case "password": password = value
             case "user": user = value
-            default: invalid = invalid ?? "unknown URL parameter \(name) (known: socket, user, password, \(Self.leaseParameter))"
+            default: invalid = invalid ?? "unknown URL parameter \(name) (known: socket, user, password, \(LeaseParameter.name))"
             }
         }
-        let parsedLease = leaseText.flatMap(DurationText.parse)
-        if let leaseText, (parsedLease ?? .zero) < Self.minimumLease {
-            invalid = "invalid URL parameter \(Self.leaseParameter)=\(leaseText): give a duration of at least 500ms, such as 30s or 2m"
-        }
-        lease = parsedLease.map { max($0, Self.minimumLease) } ?? Self.defaultLease
+        let read = LeaseParameter.read(leaseText)
+        if let problem = read.problem { invalid = "invalid URL parameter \(problem)" }
+        lease = read.lease
         if database.isEmpty {
             invalid = invalid ?? "the URL names no database; write mysql://user:password@host:port/DATABASE"
         } else if database.utf8.count > 64 || database.contains("`") || database.contains("/") {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Milepost
 import MilepostSystem
 
 /// What `--store postgres://…` says: the URL handed to libpq, Milepost's own parameters (taken
@@ -20,11 +21,7 @@ struct ConnectionSettings: Sendable {
 
     static let schemaParameter = "milepost_schema"
     static let lockParameter = "milepost_lock"
-    static let leaseParameter = "milepost_lease"
     static let defaultSchema = "milepost"
-    static let defaultLease = Duration.seconds(30)
-    /// The shortest lease: renewals every quarter of it must stay well above a round trip.
-    static let minimumLease = Duration.milliseconds(500)
     /// The longest identifier PostgreSQL keeps (`NAMEDATALEN` − 1): it cuts longer names without a
     /// word, so two schemas differing after it would share tables while locking on different keys.
     static let maximumSchemaBytes = 63
@@ -36,7 +33,7 @@ struct ConnectionSettings: Sendable {
         var ours: [String: String] = [:]
         for item in query {
             let name = item.prefix { $0 != "=" }
-            if [Self.schemaParameter, Self.lockParameter, Self.leaseParameter].contains(String(name)) {
+            if [Self.schemaParameter, Self.lockParameter, LeaseParameter.name].contains(String(name)) {
                 let value = item.dropFirst(name.count + 1)
                 ours[String(name)] = PercentDecoding.decoded(value) ?? String(value)
             } else {
@@ -51,11 +48,9 @@ struct ConnectionSettings: Sendable {
             invalid = "\(Self.lockParameter)=\(text): use \(Self.lockParameter)=session or \(Self.lockParameter)=lease"
         }
         self.lock = ours[Self.lockParameter].flatMap(LockKind.init(rawValue:))
-        let lease = ours[Self.leaseParameter].map { ($0, DurationText.parse($0)) }
-        if let (text, parsed) = lease, (parsed ?? .zero) < Self.minimumLease {
-            invalid = "\(Self.leaseParameter)=\(text): give a duration of at least 500ms, such as 30s or 2m"
-        }
-        self.lease = lease?.1.map { max($0, Self.minimumLease) } ?? Self.defaultLease
+        let lease = LeaseParameter.read(ours[LeaseParameter.name])
+        invalid = lease.problem ?? invalid
+        self.lease = lease.lease
         if let invalid {
             refusal = "invalid URL parameter \(invalid)"
         } else if self.schema.utf8.count > Self.maximumSchemaBytes {
