@@ -10,22 +10,12 @@ import MilepostSystem
 /// The few functions used are declared here with the C signatures of `mysql.h` (Connector/C 3,
 /// ABI of `libmariadb.so.3`, which also speaks to MySQL servers); the constants are that header's.
 struct LibMariaDB: @unchecked Sendable {
-    /// The library's file name (its soname); `MILEPOST_LIBMARIADB` may name another file or path.
-    static let soname = "libmariadb.so.3"
+    /// The library, and what a host without it is told to install.
+    static let name = SharedLibrary.Name(
+        title: "the MariaDB client library", soname: "libmariadb.so.3", variable: "MILEPOST_LIBMARIADB", packages: "Debian/Ubuntu: apt-get install libmariadb3; RHEL/Fedora: dnf install mariadb-connector-c")
 
     /// The loaded library, or why it could not be loaded. Loaded once, on first use.
-    static let shared: Result<LibMariaDB, LoadFailure> = load(
-        ProcessEnvironment.value("MILEPOST_LIBMARIADB").flatMap { $0.isEmpty ? nil : $0 } ?? soname)
-
-    /// Why the library could not be loaded: `dlerror()`'s message.
-    struct LoadFailure: Error, CustomStringConvertible {
-        var file: String
-        var reason: String
-        var description: String {
-            "cannot load the MariaDB client library \(file) (\(reason)); install it (Debian/Ubuntu: apt-get install "
-                + "libmariadb3; RHEL/Fedora: dnf install mariadb-connector-c) or name it with MILEPOST_LIBMARIADB=/path/to/libmariadb.so.3"
-        }
-    }
+    static let shared: Result<LibMariaDB, SharedLibrary.Failure> = load(name)
 
     // MARK: - Constants of mysql.h and mariadb_com.h
 
@@ -69,9 +59,9 @@ struct LibMariaDB: @unchecked Sendable {
     let getInfo: @convention(c) (OpaquePointer?, Int32, UnsafeMutableRawPointer?) -> Int8
 
     /// Opens `file` and resolves every function; the handle is never closed (the process keeps it).
-    static func load(_ file: String) -> Result<LibMariaDB, LoadFailure> {
+    static func load(_ name: SharedLibrary.Name) -> Result<LibMariaDB, SharedLibrary.Failure> {
         do throws(SharedLibrary.Failure) {
-            let library = try SharedLibrary(file)
+            let library = try SharedLibrary(name)
             func symbol<Function>(_ name: String) throws(SharedLibrary.Failure) -> Function { try library.function(name) }
             return .success(LibMariaDB(
                 initialize: try symbol("mysql_init"), options: try symbol("mysql_options"),
@@ -85,7 +75,7 @@ struct LibMariaDB: @unchecked Sendable {
                 threadID: try symbol("mysql_thread_id"), realEscapeString: try symbol("mysql_real_escape_string"),
                 getInfo: try symbol("mariadb_get_infov")))
         } catch {
-            return .failure(LoadFailure(file: error.file, reason: error.reason))
+            return .failure(error)
         }
     }
 }

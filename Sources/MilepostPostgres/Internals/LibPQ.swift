@@ -9,22 +9,12 @@ import MilepostSystem
 /// The functions are declared here with the C signatures of `libpq-fe.h` (ABI of `libpq.so.5`,
 /// stable since PostgreSQL 8.0); the constants are that header's enum values.
 struct LibPQ: @unchecked Sendable {
-    /// The library's file name (its soname); `MILEPOST_LIBPQ` may name another file or path.
-    static let soname = "libpq.so.5"
+    /// The library, and what a host without it is told to install.
+    static let name = SharedLibrary.Name(
+        title: "the PostgreSQL client library", soname: "libpq.so.5", variable: "MILEPOST_LIBPQ", packages: "Debian/Ubuntu: apt-get install libpq5; RHEL/Fedora: dnf install libpq")
 
     /// The loaded library, or why it could not be loaded. Loaded once, on first use.
-    static let shared: Result<LibPQ, LoadFailure> = load(
-        ProcessEnvironment.value("MILEPOST_LIBPQ").flatMap { $0.isEmpty ? nil : $0 } ?? soname)
-
-    /// Why libpq could not be loaded: `dlerror()`'s message.
-    struct LoadFailure: Error, CustomStringConvertible {
-        var file: String
-        var reason: String
-        var description: String {
-            "cannot load the PostgreSQL client library \(file) (\(reason)); install it (Debian/Ubuntu: "
-                + "apt-get install libpq5; RHEL/Fedora: dnf install libpq) or name it with MILEPOST_LIBPQ=/path/to/libpq.so.5"
-        }
-    }
+    static let shared: Result<LibPQ, SharedLibrary.Failure> = load(name)
 
     // MARK: - Constants of libpq-fe.h
 
@@ -73,9 +63,9 @@ struct LibPQ: @unchecked Sendable {
     let resultErrorMessage: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
 
     /// Opens `file` and resolves every function; the handle is never closed (the process keeps it).
-    static func load(_ file: String) -> Result<LibPQ, LoadFailure> {
+    static func load(_ name: SharedLibrary.Name) -> Result<LibPQ, SharedLibrary.Failure> {
         do throws(SharedLibrary.Failure) {
-            let library = try SharedLibrary(file)
+            let library = try SharedLibrary(name)
             func symbol<Function>(_ name: String) throws(SharedLibrary.Failure) -> Function { try library.function(name) }
             return .success(LibPQ(
                 connectdbParams: try symbol("PQconnectdbParams"), status: try symbol("PQstatus"),
@@ -90,7 +80,7 @@ struct LibPQ: @unchecked Sendable {
                 resultErrorField: try symbol("PQresultErrorField"),
                 resultErrorMessage: try symbol("PQresultErrorMessage")))
         } catch {
-            return .failure(LoadFailure(file: error.file, reason: error.reason))
+            return .failure(error)
         }
     }
 }

@@ -8,21 +8,12 @@ import MilepostSystem
 /// The functions are declared here with the C signatures of `sqlite3.h` (ABI of
 /// `libsqlite3.so.0`, stable across SQLite 3); the constants are that header's values.
 struct LibSQLite: @unchecked Sendable {
-    /// The library's file name (its soname).
-    static let soname = "libsqlite3.so.0"
+    /// The library, and what a host without it is told to install.
+    static let name = SharedLibrary.Name(
+        title: "the SQLite library", soname: "libsqlite3.so.0", packages: "Debian/Ubuntu: apt-get install libsqlite3-0; RHEL/Fedora: dnf install sqlite-libs")
 
     /// The loaded library, or why it could not be loaded. Loaded once, on first use.
-    static let shared: Result<LibSQLite, LoadFailure> = load(soname)
-
-    /// Why libsqlite3 could not be loaded: `dlerror()`'s message.
-    struct LoadFailure: Error, CustomStringConvertible {
-        var file: String
-        var reason: String
-        var description: String {
-            "cannot load the SQLite library \(file) (\(reason)); install it (Debian/Ubuntu: apt-get install libsqlite3-0; "
-                + "RHEL/Fedora: dnf install sqlite-libs)"
-        }
-    }
+    static let shared: Result<LibSQLite, SharedLibrary.Failure> = load(name)
 
     // MARK: - Constants of sqlite3.h
 
@@ -62,9 +53,9 @@ struct LibSQLite: @unchecked Sendable {
     let columnBytes: @convention(c) (OpaquePointer?, Int32) -> Int32
 
     /// Opens `file` and resolves every function; the handle is never closed (the process keeps it).
-    static func load(_ file: String) -> Result<LibSQLite, LoadFailure> {
+    static func load(_ name: SharedLibrary.Name) -> Result<LibSQLite, SharedLibrary.Failure> {
         do throws(SharedLibrary.Failure) {
-            let library = try SharedLibrary(file)
+            let library = try SharedLibrary(name)
             func symbol<Function>(_ name: String) throws(SharedLibrary.Failure) -> Function { try library.function(name) }
             return .success(LibSQLite(
                 openV2: try symbol("sqlite3_open_v2"), closeV2: try symbol("sqlite3_close_v2"),
@@ -77,7 +68,7 @@ struct LibSQLite: @unchecked Sendable {
                 step: try symbol("sqlite3_step"), columnCount: try symbol("sqlite3_column_count"),
                 columnText: try symbol("sqlite3_column_text"), columnBytes: try symbol("sqlite3_column_bytes")))
         } catch {
-            return .failure(LoadFailure(file: error.file, reason: error.reason))
+            return .failure(error)
         }
     }
 }

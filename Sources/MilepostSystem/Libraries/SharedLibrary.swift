@@ -5,29 +5,65 @@ import Glibc
 /// link them, a host without one still runs the other stores, and no start pays for loading them.
 /// The handle is never closed: the functions stay valid for the process's life.
 package struct SharedLibrary {
-    /// Why a library could not be loaded (`dlerror()`'s message), or lacks a function.
-    package struct Failure: Error {
-        package var file: String
-        package var reason: String
+    /// Which library, and what to tell a host that lacks it.
+    package struct Name: Sendable {
+        /// What it is, for messages: "the PostgreSQL client library".
+        package var title: String
+        /// Its file name (soname), loaded unless `variable` names another file or path.
+        package var soname: String
+        /// The environment variable that may name another file, if any (`MILEPOST_LIBPQ`).
+        package var variable: String?
+        /// Where to get it: "Debian/Ubuntu: apt-get install libpq5; RHEL/Fedora: dnf install libpq".
+        package var packages: String
+
+        package init(title: String, soname: String, variable: String? = nil, packages: String) {
+            self.title = title
+            self.soname = soname
+            self.variable = variable
+            self.packages = packages
+        }
+
+        /// The file to load: `variable`'s value when set and not empty, else `soname`.
+        package var file: String {
+            variable.flatMap(ProcessEnvironment.value).flatMap { $0.isEmpty ? nil : $0 } ?? soname
+        }
     }
 
+    /// Why a library could not be loaded (`dlerror()`'s message), or lacks a function; its
+    /// description says what to install.
+    package struct Failure: Error, CustomStringConvertible {
+        package var name: Name
+        package var file: String
+        package var reason: String
+
+        package var description: String {
+            "cannot load \(name.title) \(file) (\(reason)); install it (\(name.packages))"
+                + (name.variable.map { " or name it with \($0)=/path/to/\(name.soname)" } ?? "")
+        }
+    }
+
+    private let name: Name
     private let file: String
     private let handle: UnsafeMutableRawPointer
 
-    /// Loads `file` (a soname or a path), resolving every symbol now (`RTLD_NOW`) and keeping them
-    /// out of the global namespace (`RTLD_LOCAL`).
-    package init(_ file: String) throws(Failure) {
+    /// Loads `name.file`, resolving every symbol now (`RTLD_NOW`) and keeping them out of the
+    /// global namespace (`RTLD_LOCAL`).
+    package init(_ name: Name) throws(Failure) {
+        let file = name.file
         guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
-            throw Failure(file: file, reason: dlerror().map { String(cString: $0) } ?? "unknown error")
+            throw Failure(name: name, file: file, reason: dlerror().map { String(cString: $0) } ?? "unknown error")
         }
+        self.name = name
         self.file = file
         self.handle = handle
     }
 
     /// The function `name`, as the C function type `Function` the caller declares from the
     /// library's header (a `@convention(c)` type).
-    package func function<Function>(_ name: String) throws(Failure) -> Function {
-        guard let address = dlsym(handle, name) else { throw Failure(file: file, reason: "it has no function \(name)") }
+    package func function<Function>(_ symbol: String) throws(Failure) -> Function {
+        guard let address = dlsym(handle, symbol) else {
+            throw Failure(name: name, file: file, reason: "it has no function \(symbol)")
+        }
         return unsafeBitCast(address, to: Function.self)
     }
 }
