@@ -26,6 +26,7 @@ import Testing
 
     @Test(arguments: [
         ("mysql://db.internal", "names no database"),
+        ("mysql:app", "the URL has no //; write mysql://"),
         ("mysql://db.internal:port/app", "the port port is not a number"),
         ("mysql://db.internal/app?milepost_lease=10ms", "milepost_lease=10ms"),
         ("mysql://db.internal/app?sslmode=require", "unknown URL parameter sslmode"),

@@ -73,6 +73,10 @@ struct MariaDBSettings: Sendable {
         } else if database.utf8.count > 64 || database.contains("`") || database.contains("/") {
             invalid = invalid ?? "the database name \(database) is not one Milepost creates (at most 64 bytes, no ` or /)"
         }
+        // `mysql:db` (the form of `sqlite:PATH`) read as an authority would blame a port "db".
+        if url.firstRange(of: "://") == nil {
+            invalid = "the URL has no //; write mysql://user:password@host:port/DATABASE"
+        }
         refusal = invalid
     }
 
