@@ -13,6 +13,6 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     /// `42501`: the role lacks a privilege (the data is intact).
     public static let insufficientPrivilege = SQLState(rawValue: "42501")
     /// `57014`: the statement was cancelled on request — by Milepost itself when its lock was lost
-    /// (PostgreSQL's `query_canceled`).
+    /// (PostgreSQL's `query_canceled`; MariaDB's `ER_QUERY_INTERRUPTED`, SQLSTATE 70100, is reported as this).
     public static let queryCanceled = SQLState(rawValue: "57014")
 }

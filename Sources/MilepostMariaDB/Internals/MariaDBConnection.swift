@@ -205,7 +205,11 @@ struct MariaDBFailure: Error, CustomStringConvertible {
     init(library: LibMariaDB, handle: OpaquePointer) {
         code = library.errno(handle)
         let state = library.sqlState(handle).map { String(cString: $0) }
-        sqlState = state.flatMap { $0.isEmpty || $0 == "00000" || $0 == "HY000" ? nil : SQLState(rawValue: $0) }
+        // A statement killed on request (by this connection's own cancellation, when the run's lock
+        // was lost) is named in the stores' shared vocabulary, so the runner reports the loss, not the kill.
+        sqlState = code == Self.interrupted
+            ? .queryCanceled
+            : state.flatMap { $0.isEmpty || $0 == "00000" || $0 == "HY000" ? nil : SQLState(rawValue: $0) }
         message = library.error(handle).map { String(cString: $0) } ?? "error \(code)"
     }
 

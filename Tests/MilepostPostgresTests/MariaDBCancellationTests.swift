@@ -1,0 +1,25 @@
+import Milepost
+import Testing
+@testable import MilepostMariaDB
+
+/// A statement killed because its task was cancelled (what the runner does when the lock is lost)
+/// is reported as cancelled on request, so the runner names the lost lock instead of the kill.
+@Suite(.enabled(if: MariaDBTestServer.isConfigured, MariaDBTestServer.missing))
+struct MariaDBCancellationTests {
+    @Test func aStatementCancelledWithItsTaskIsReportedAsCancelledOnRequest() async throws {
+        let connection = try await MariaDBConnection.open(MariaDBSettings(url: try #require(MariaDBTestServer.url)))
+        let statement = Task { () async -> MariaDBFailure? in
+            do throws(MariaDBFailure) {
+                try await connection.run("SELECT SLEEP(30)")
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        statement.cancel()
+        let failure = await statement.value
+        #expect(failure?.code == MariaDBFailure.interrupted, "\(failure.map(String.init(describing:)) ?? "")")
+        #expect(failure?.storeError("mysql://test").isQueryCanceled == true)
+    }
+}
