@@ -23,9 +23,10 @@ enum StoreSpec {
     ///   hold a password), and what the binary opens instead.
     static func check(_ spec: String, schemes: [String]) throws {
         guard let scheme = scheme(of: spec), !schemes.contains(scheme) else { return }
-        let opened = schemes.map { "\($0)://…" } + ["a directory path"]
+        // Only the scheme is named: the rest of a URL differs between stores (`postgres://…`, `sqlite:PATH`).
+        let opened = schemes.isEmpty ? "no URL" : "the URL schemes " + schemes.map { "\($0):" }.joined(separator: ", ")
         throw ValidationError(
-            "--store: no store for the scheme '\(scheme):'; this binary opens \(opened.joined(separator: ", ")) "
+            "--store: no store for the scheme '\(scheme):'; this binary opens \(opened) and directory paths "
                 + "(a directory whose name starts with '\(scheme):' is written ./\(scheme):…)")
     }
 }
