@@ -6,7 +6,7 @@ import Testing
 @Suite struct ReliabilityFailPointTests {
     static let manifest = ReliabilityFixture.recordingManifest(["1.0/one", "2.0/two"])
 
-    @Test(arguments: ["state-after-temp-write", "state-after-fsync", "state-after-rename"])
+    @Test(arguments: ["state-after-temp-write", "state-before-log", "state-after-rename"])
     func killedWhileWritingTheStateLeavesTheOldOrTheNewState(failPoint: String) throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")

@@ -66,3 +66,34 @@ import Testing
         #expect(attributes[.posixPermissions] as? Int == 0o600)
     }
 }
+
+/// `state.log` while the lock is held: it grows by one line a commit and is replayed (made durable
+/// in `state.json` and the journal, then removed) once it is `StateLog.replayLength` long.
+@Suite struct StateLogLengthTests {
+    let scratch: StoreFixture.ScratchDirectory
+
+    init() throws { scratch = try StoreFixture.ScratchDirectory() }
+
+    @Test func aLongLogIsReplayedWhileTheLockIsHeld() async throws {
+        let directory = scratch.directory
+        let store = FileStore(directory: directory)
+        let logPath = directory + "/state.log"
+        // A state of about 1 MiB: the fifth commit takes the log past 4 MiB.
+        let app = String(repeating: "a", count: 1 << 20)
+        let locked = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
+        var records: [JournalRecord] = []
+        for index in 1...6 {
+            let version = try Version(parsing: "1.\(index)")
+            let state = StoredState(app: app, version: version, updatedAt: Timestamp("2026-01-01T00:00:00.000Z")!)
+            let record = StoreFixture.record(.stepSucceeded, step: "1.\(index)/step")
+            records.append(record)
+            try await locked.commit(state, journal: [record])
+            #expect(FileManager.default.fileExists(atPath: logPath) == (index != 4), "commit \(index)")
+            #expect(try await store.readState()?.version == version)
+        }
+        await locked.release()
+        #expect(!FileManager.default.fileExists(atPath: logPath))
+        #expect(try await store.readState()?.version == Version("1.6"))
+        #expect(try await store.readJournal() == records)
+    }
+}

@@ -12,7 +12,7 @@ import Testing
 
     @Test(arguments: [
         ("state-after-temp-write", false),
-        ("state-after-fsync", false),
+        ("state-before-log", false),
         ("state-after-rename", true),
     ])
     func killedWriterLeavesTheOldOrTheNewStateAndAFreeLock(failPoint: String, renamed: Bool) async throws {
@@ -42,8 +42,10 @@ import Testing
         let next = try await store.lock(timeout: .zero, holder: StoreFixture.holder(run: "run-next"))
         #expect(try await next.readState() == (renamed ? StoreFixture.state : old))
         await next.release()
-        #expect(try await store.readJournal() == [])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["lock", "state.json"])
+        // Past the rename the commit's line in state.log is durable: its record reaches the journal once.
+        #expect(try await store.readJournal() == (renamed ? [StoreFixture.record(.stepSucceeded, step: "2.1.0/reindex")] : []))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            == (renamed ? ["journal.jsonl", "lock", "state.json"] : ["lock", "state.json"]))
     }
 }
 
@@ -57,5 +59,49 @@ import Testing
         let locked = try await FileStore(directory: directory).lock(timeout: .seconds(5), holder: StoreFixture.holder())
         try await locked.commit(StoreFixture.state, journal: [StoreFixture.record(.stepSucceeded, step: "2.1.0/reindex")])
         Issue.record("MILEPOST_FAILPOINT did not kill the process")
+    }
+}
+
+/// Kills a writer in the windows of `state.log`, in a child process as `StoreCrashTests` does.
+@Suite struct StateLogCrashTests {
+    let scratch: StoreFixture.ScratchDirectory
+
+    init() throws { scratch = try StoreFixture.ScratchDirectory() }
+
+    /// After the log's fdatasync the commit counts: a reader without the lock sees it in the log
+    /// before `state.json` does; the next holder replays it (the record reaches the journal once)
+    /// and removes the log. A torn line counts for nothing.
+    @Test(arguments: [("state-after-log-sync", true), ("state-log-torn", false)])
+    func theLogLineDecidesWhetherTheCommitHappened(failPoint: String, committed: Bool) async throws {
+        let directory = scratch.directory
+        let store = FileStore(directory: directory)
+        let old = StoredState(app: "shop", version: Version("1.0.0"), updatedAt: Timestamp("2026-01-01T00:00:00.000Z")!)
+        let first = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
+        try await first.commit(old, journal: [])
+        await first.release()
+        #expect(!FileManager.default.fileExists(atPath: directory + "/state.log"), "a release removes the log")
+
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "StoreCrashChild/commitUntilKilled"]
+        child.environment = ProcessInfo.processInfo.environment.merging(
+            ["MILEPOST_FAILPOINT": failPoint, StoreCrashChild.storeVariable: directory]
+        ) { $1 }
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGKILL)
+        #expect(FileManager.default.fileExists(atPath: directory + "/state.log"))
+
+        let expected = committed ? StoreFixture.state : old
+        #expect(try await store.readState() == expected)
+        let next = try await store.lock(timeout: .zero, holder: StoreFixture.holder(run: "run-next"))
+        #expect(try await next.readState() == expected)
+        await next.release()
+        #expect(try await store.readState() == expected)
+        #expect(try await store.readJournal() == (committed ? [StoreFixture.record(.stepSucceeded, step: "2.1.0/reindex")] : []))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            == (committed ? ["journal.jsonl", "lock", "state.json"] : ["lock", "state.json"]))
     }
 }

@@ -116,6 +116,11 @@ package enum FileCalls {
         _ = try retrying("fsync", path) { fsync(descriptor.rawValue) }
     }
 
+    /// Wraps `fdatasync(2)`: the file's data and the metadata needed to read it back (its size).
+    package static func syncData(_ descriptor: FileDescriptor, _ path: String) throws(FileCallError) {
+        _ = try retrying("fdatasync", path) { fdatasync(descriptor.rawValue) }
+    }
+
     /// `fsync(2)` on a directory, so that the entries created or renamed in it are durable.
     package static func syncDirectory(_ path: String) throws(FileCallError) {
         let descriptor = try open(path, .readOnly, options: .directory)

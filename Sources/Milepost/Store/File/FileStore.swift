@@ -1,7 +1,8 @@
 import MilepostSystem
 public import SystemPackage
 
-/// The default store: a directory with `state.json`, `journal.jsonl` and `lock`.
+/// The default store: a directory with `state.json`, `journal.jsonl` and `lock` (and, while a run
+/// holds the lock or after a crash, `state.log`).
 /// See docs/store.md for the file formats and guarantees.
 public struct FileStore: MilepostStore {
     /// The store's directory.
@@ -32,13 +33,24 @@ public struct FileStore: MilepostStore {
 
     // MARK: - Reading (creates and modifies nothing)
 
+    /// The last commit in `state.log` when there is one (a run holds the lock, or a crash left it),
+    /// else `state.json`.
     public func readState() async throws -> StoredState? {
-        try openedDirectory().flatMap { try StateFile(directory: $0).read() }
+        guard let opened = try openedDirectory() else { return nil }
+        if let last = try StateLog(directory: opened).entries().last { return last.state }
+        return try StateFile(directory: opened).read()
     }
 
-    /// `state.json`'s head (`StateHeadReading`).
+    /// `state.json`'s head (`StateHeadReading`); nil when `state.log` exists, which `state.json`
+    /// may not show yet: the full path reads it.
     package func readStateHeadSynchronously() throws -> StoredStateHead? {
-        try openedDirectory().flatMap { try StateFile(directory: $0).readHead() }
+        guard let opened = try openedDirectory() else { return nil }
+        do throws(FileCallError) {
+            if try StateLog(directory: opened).exists() { return nil }
+        } catch {
+            throw StoreError(error)
+        }
+        return try StateFile(directory: opened).readHead()
     }
 
     public func readJournal() async throws -> [JournalRecord] {
@@ -62,7 +74,8 @@ public struct FileStore: MilepostStore {
     // MARK: - Locking
 
     /// Creates the directory if needed, takes the lock (see `LockFile`), records `holder` in the
-    /// lock file, removes temp files left by crashed writers and cuts a torn journal line.
+    /// lock file, removes temp files left by crashed writers, cuts a torn journal line and replays
+    /// a `state.log` a crash left (`StateLog.replay`) before anything reads the state.
     public func lock(timeout: Duration, holder: LockHolder) async throws -> any LockedStore {
         let opened: StoreDirectory
         let descriptor: FileDescriptor
@@ -74,13 +87,19 @@ public struct FileStore: MilepostStore {
             throw StoreError(error)
         }
         let locked = LockedFileStore(directory: opened, lockDescriptor: descriptor)
-        do throws(FileCallError) {
-            try LockFile.record(holder, in: descriptor, LockFile(directory: opened).path)
-            try StateFile(directory: opened).removeStaleTempFiles()
-            try JournalFile(directory: opened).repairTail()
+        do {
+            do throws(FileCallError) {
+                try LockFile.record(holder, in: descriptor, LockFile(directory: opened).path)
+                try StateFile(directory: opened).removeStaleTempFiles()
+                try JournalFile(directory: opened).repairTail()
+            } catch {
+                throw StoreError(error)
+            }
+            try StateLog(directory: opened).replay(
+                into: StateFile(directory: opened), journal: JournalFile(directory: opened), closing: nil)
         } catch {
             await locked.release()
-            throw StoreError(error)
+            throw error
         }
         return locked
     }

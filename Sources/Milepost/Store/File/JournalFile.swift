@@ -3,7 +3,7 @@ import MilepostSystem
 
 /// `journal.jsonl`: one compact JSON record per line, appended and never rewritten.
 struct JournalFile {
-    /// The directory holding it, fsynced when a durable batch creates the file.
+    /// The directory holding it, fsynced when a synced append creates the file.
     let directory: StoreDirectory
     static let name = "journal.jsonl"
     var path: String { directory.path(of: Self.name) }
@@ -86,8 +86,10 @@ struct JournalFile {
 
     // MARK: - Writing
 
-    /// Appends each record with one `write(2)` of one line, then fsyncs when any record is durable.
-    func append(_ records: [JournalRecord]) throws(FileCallError) {
+    /// Appends each record with one `write(2)` of one line, then fsyncs when `syncing` (and the
+    /// directory too when that created the file). A commit's records are appended without:
+    /// `state.log` holds them until `sync()`.
+    func append(_ records: [JournalRecord], syncing: Bool) throws(FileCallError) {
         guard !records.isEmpty else { return }
         let descriptor = try directory.open(Self.name, .writeOnly, options: [.append, .create])
         defer { FileCalls.close(descriptor) }
@@ -95,18 +97,59 @@ struct JournalFile {
         for record in records {
             try FileCalls.write(descriptor, Self.encode(record), path)
         }
-        guard records.contains(where: \.isDurable) else { return }
+        guard syncing else { return }
         try FileCalls.sync(descriptor, path)
         if isNew { try directory.sync() }
     }
 
+    /// The file's length in bytes; 0 when it does not exist.
+    func length() throws(FileCallError) -> Int {
+        guard let descriptor = try directory.openIfExists(Self.name, .readOnly) else { return 0 }
+        defer { FileCalls.close(descriptor) }
+        return try FileCalls.size(descriptor, path)
+    }
+
+    /// fsyncs the file, when it exists (its name is the directory's to sync).
+    func sync() throws(FileCallError) {
+        guard let descriptor = try directory.openIfExists(Self.name, .readOnly) else { return }
+        defer { FileCalls.close(descriptor) }
+        try FileCalls.sync(descriptor, path)
+    }
+
+    /// Makes the file hold each commit's records at the offset `state.log` noted for them, in
+    /// order: from the first commit whose records are not there in full (a crash came before or
+    /// during their append, or a power cut lost them), the file is cut at that offset (or at its
+    /// last newline, when shorter) and the records of that commit and every later one appended.
+    func restore(_ commits: [(offset: Int, records: [JournalRecord])]) throws(FileCallError) {
+        for (index, commit) in commits.enumerated() {
+            let bytes = commit.records.flatMap(Self.encode)
+            guard !bytes.isEmpty, try !holds(bytes, at: commit.offset) else { continue }
+            try repairTail(cuttingAt: commit.offset)
+            try append(commits[index...].flatMap(\.records), syncing: false)
+            return
+        }
+    }
+
+    /// True when the file holds exactly `bytes` at `offset`.
+    private func holds(_ bytes: [UInt8], at offset: Int) throws(FileCallError) -> Bool {
+        guard let descriptor = try directory.openIfExists(Self.name, .readOnly) else { return false }
+        defer { FileCalls.close(descriptor) }
+        return try FileCalls.read(descriptor, count: bytes.count, at: offset, path) == bytes
+    }
+
     /// Cuts a torn last line (the normal artefact of a crash mid-append, possibly mid-character)
-    /// by truncating the file to just after its last newline, so the next append starts a line.
-    func repairTail() throws(FileCallError) {
+    /// by truncating the file to just after its last newline, and fsyncs it, so the next append
+    /// starts a line. With `offset`, first cuts everything from `offset` on (`restore`, whose
+    /// caller fsyncs the journal).
+    func repairTail(cuttingAt offset: Int = .max) throws(FileCallError) {
         guard let descriptor = try directory.openIfExists(Self.name, .readWrite) else { return }
         defer { FileCalls.close(descriptor) }
-        var end = try FileCalls.size(descriptor, path)
-        guard end > 0, try FileCalls.read(descriptor, count: 1, at: end - 1, path) != [Self.newline] else { return }
+        let size = try FileCalls.size(descriptor, path)
+        var end = min(size, offset)
+        guard end > 0, try FileCalls.read(descriptor, count: 1, at: end - 1, path) != [Self.newline] else {
+            if end < size { try FileCalls.truncate(descriptor, to: end, path) }
+            return
+        }
         let chunkSize = 64 * 1024
         while end > 0 {
             let start = max(0, end - chunkSize)

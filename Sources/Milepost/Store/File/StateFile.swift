@@ -1,9 +1,10 @@
 import FoundationEssentials
 import MilepostSystem
 
-/// `state.json`: the stored state as pretty-printed JSON, replaced atomically.
+/// `state.json`: the stored state as pretty-printed JSON, replaced atomically; made durable when
+/// the lock is released, `state.log` holding each commit until then (`StateLog`).
 struct StateFile {
-    /// The directory holding it, fsynced after each replacement.
+    /// The directory holding it.
     let directory: StoreDirectory
     static let name = "state.json"
     var path: String { directory.path(of: Self.name) }
@@ -46,26 +47,36 @@ struct StateFile {
 
     // MARK: - Writing
 
-    /// Replaces the file atomically: a temp file in the same directory, written in full and
-    /// fsynced, renamed over the file, then the directory fsynced.
-    func write(_ state: StoredState) throws(FileCallError) {
+    /// Replaces the file atomically, without an fsync: a temp file in the same directory, written
+    /// in full, then `commit` (which appends the change to `state.log`: the commit point), then
+    /// the temp file renamed over the file. Durable once `sync()` and the directory's fsync have
+    /// run (`StateLog.replay`); until then `state.log` holds the state.
+    func write(_ state: StoredState, commit: () throws(FileCallError) -> Void = {}) throws(FileCallError) {
         let bytes = Self.encode(state)
         let tempName = Self.tempPrefix + "\(ProcessIdentity.pid).\(UInt32.random(in: .min ... .max))"
         let tempPath = directory.path(of: tempName)
         let descriptor = try directory.open(tempName, .writeOnly, options: [.create, .exclusiveCreate])
         do throws(FileCallError) {
-            defer { FileCalls.close(descriptor) }
-            try FileCalls.write(descriptor, bytes, tempPath)
-            FailPoint.stateAfterTempWrite.reach()
-            try FileCalls.sync(descriptor, tempPath)
-            FailPoint.stateAfterFsync.reach()
+            do {
+                defer { FileCalls.close(descriptor) }
+                try FileCalls.write(descriptor, bytes, tempPath)
+                FailPoint.stateAfterTempWrite.reach()
+            }
+            FailPoint.stateBeforeLog.reach()
+            try commit()
             try directory.rename(tempName, to: Self.name)
         } catch {
             try? directory.remove(tempName)
             throw error
         }
         FailPoint.stateAfterRename.reach()
-        try directory.sync()
+    }
+
+    /// fsyncs the file's data and metadata (not its name: that is the directory's).
+    func sync() throws(FileCallError) {
+        let descriptor = try directory.open(Self.name, .readOnly, options: .nonBlocking)
+        defer { FileCalls.close(descriptor) }
+        try FileCalls.sync(descriptor, path)
     }
 
     /// Removes the temp files left by writers that crashed before their rename.

@@ -1,0 +1,138 @@
+import FoundationEssentials
+import MilepostSystem
+import SystemPackage
+
+/// `state.log`: the file store's write-ahead log, internal to the store. While a process holds the
+/// lock, each commit appends one line (the whole new state and the commit's journal records) and
+/// fdatasyncs it: that line is the commit point. `state.json` and `journal.jsonl` are then updated
+/// without an fsync, and made durable once, when the lock is released (`LockedFileStore`), which
+/// removes the log. So the file exists only while a run holds the lock, or after a crash: the next
+/// holder of the lock replays it (`StateLogRecovery`), and readers without the lock take the state
+/// from its last line (`FileStore.readState`).
+struct StateLog {
+    let directory: StoreDirectory
+    static let name = "state.log"
+    var path: String { directory.path(of: Self.name) }
+
+    private static let newline = UInt8(ascii: "\n")
+
+    /// One commit: the new state, the records appended to the journal with it, and the journal's
+    /// length in bytes before them (where recovery looks for them).
+    struct Entry: Codable {
+        var journalOffset: Int
+        var records: [JournalRecord]
+        var state: StoredState
+
+        enum CodingKeys: String, CodingKey {
+            case journalOffset = "journal_offset"
+            case records, state
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Appends `entry` as one line (in two `write(2)`s, the fail point `state-log-torn` between
+    /// them; readers ignore a line without its newline) and fdatasyncs the file. The first line of
+    /// a log it creates also fsyncs the directory, so the file's name survives a power cut with its
+    /// line. A line that fails part-way is cut off again.
+    /// - parameter descriptor: the log opened by an earlier append of this holder; nil for the first.
+    /// - returns: the descriptor to pass to the next append (closed by `remove(_:)`).
+    func append(_ entry: Entry, to descriptor: FileDescriptor?) throws(FileCallError) -> FileDescriptor {
+        let log: FileDescriptor
+        if let descriptor { log = descriptor } else { log = try directory.open(Self.name, .writeOnly, options: [.append, .create]) }
+        var end: Int?
+        do throws(FileCallError) {
+            end = try FileCalls.size(log, path)
+            let line = Self.encode(entry)
+            let half = line.count / 2
+            try FileCalls.write(log, Array(line[..<half]), path)
+            FailPoint.stateLogTorn.reach()
+            try FileCalls.write(log, Array(line[half...]), path)
+            try FileCalls.syncData(log, path)
+            if descriptor == nil { try directory.sync() }
+        } catch {
+            // A line cut short by a full disk would glue itself to the next commit's: cut it off.
+            if let end { try? FileCalls.truncate(log, to: end, path) }
+            if descriptor == nil { FileCalls.close(log) }
+            throw error
+        }
+        return log
+    }
+
+    /// The length past which the holder replays the log after a commit: each line holds the whole
+    /// state, so a long run's log would grow with the square of its steps, and a replay reads all
+    /// of it. A replay costs three fsyncs, and the next commit one more (recreating the log): with
+    /// 1,000 completed steps (a line of about 100 KiB) that is four per forty commits or so; a
+    /// 20-step run never reaches it.
+    static let replayLength = 4 << 20
+
+    /// True when the log open as `descriptor` is `replayLength` long or longer.
+    func isLong(_ descriptor: FileDescriptor) throws(FileCallError) -> Bool {
+        try FileCalls.size(descriptor, path) >= Self.replayLength
+    }
+
+    /// Closes `descriptor` (when given) and removes the file. The caller syncs the directory.
+    func remove(_ descriptor: FileDescriptor?) throws(FileCallError) {
+        if let descriptor { FileCalls.close(descriptor) }
+        do throws(FileCallError) {
+            try directory.remove(Self.name)
+        } catch where error.errno == .noSuchFileOrDirectory {}
+    }
+
+    /// One line: compact JSON with sorted keys; the records encoded as in `journal.jsonl`.
+    static func encode(_ entry: Entry) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and numbers into JSON cannot fail.
+        return Array(try! encoder.encode(entry)) + [newline]
+    }
+
+    // MARK: - Reading
+
+    /// Every complete line, oldest first; [] when there is no log. A last line without its newline
+    /// (torn: its fdatasync never returned, so it was never committed) is ignored.
+    /// Lines after the last commit that do not decode are ignored too: a power cut can leave the
+    /// bytes after the last fdatasync half-written.
+    /// - throws: `StoreError.unreadableState` naming the log when a line that is not a commit is
+    ///   followed by one.
+    func entries() throws -> [Entry] {
+        let bytes: [UInt8]
+        do throws(FileCallError) {
+            guard let descriptor = try directory.openIfExists(Self.name, .readOnly, options: .nonBlocking) else { return [] }
+            defer { FileCalls.close(descriptor) }
+            bytes = try FileCalls.readToEnd(descriptor, path)
+        } catch {
+            throw StoreError.unreadableState(error)
+        }
+        var lines = bytes.split(separator: Self.newline, omittingEmptySubsequences: false)
+        lines.removeLast()  // After the last newline: empty, or a torn line.
+        let decoder = JSONDecoder()
+        var entries: [Entry] = []
+        var firstBad: (line: Int, error: any Error)?
+        for (index, line) in lines.enumerated() {
+            do {
+                let entry = try decoder.decode(Entry.self, from: Data(line))
+                // A commit after a line that is not one: the log is damaged, not torn by a crash.
+                if let bad = firstBad {
+                    throw StoreError.unreadableState(
+                        location: path, reason: .malformed("line \(bad.line) is not a commit: \(DecodingError.summary(of: bad.error))"))
+                }
+                entries.append(entry)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                // Bytes after the last fdatasync that a power cut left half-written: never committed.
+                firstBad = firstBad ?? (index + 1, error)
+            }
+        }
+        return entries
+    }
+
+    /// True when the file exists, from one `openat(2)` that creates nothing: a crash (or a holder
+    /// of the lock, right now) left commits that `state.json` may not show yet.
+    func exists() throws(FileCallError) -> Bool {
+        guard let descriptor = try directory.openIfExists(Self.name, .readOnly, options: .nonBlocking) else { return false }
+        FileCalls.close(descriptor)
+        return true
+    }
+}
