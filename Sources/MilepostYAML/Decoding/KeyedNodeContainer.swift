@@ -1,9 +1,8 @@
 /// A keyed container over a mapping (a null or absent node reads as an empty mapping).
-/// Every key asked for, found or not, is noted for the unknown-key check.
+/// Every key asked for, found or not, is noted for the unknown-key check (`KeyUsage`).
 struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let codingPath: [any CodingKey]
     private let mapping: YAMLNode?
-    private let values: [String: YAMLNode]
     private let usage: KeyUsage?
     private let owner: NodeDecoder
 
@@ -13,12 +12,11 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         switch node {
         case let node? where node.kind == .mapping:
             mapping = node
-            values = Dictionary(node.pairs.map { ($0.key.scalar ?? "", $0.value) }, uniquingKeysWith: { first, _ in first })
             usage = owner.usage(of: node, at: codingPath)
         case let node? where !node.isNull:
             throw DecodingProblem.mismatch(expected: "a mapping", found: node, at: codingPath)
         default:
-            (mapping, values, usage) = (node, [:], nil)
+            (mapping, usage) = (node, nil)
         }
     }
 
@@ -27,15 +25,13 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func contains(_ key: Key) -> Bool {
-        usage?.note(key.stringValue)
-        return values[key.stringValue] != nil
+        value(at: key) != nil
     }
 
     // MARK: - Values
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        usage?.note(key.stringValue)
-        return values[key.stringValue]?.isNull ?? true
+        value(at: key)?.isNull ?? true
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -87,20 +83,23 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func superDecoder(named key: any CodingKey) throws -> any Decoder {
-        usage?.note(key.stringValue)
-        return NodeDecoder(node: values[key.stringValue], codingPath: codingPath + [key], strings: owner.strings)
+        NodeDecoder(node: usage?.value(at: key.stringValue), codingPath: codingPath + [key], strings: owner.strings)
     }
 
     // MARK: - Lookup
 
+    /// The value at `key`, noted as asked for.
+    private func value(at key: Key) -> YAMLNode? {
+        usage?.value(at: key.stringValue)
+    }
+
     /// The value at `key`; a missing key that looks misspelled in the mapping is reported as that
-    /// unknown key ("did you mean …?"), any other as missing.
-    private func require(_ key: Key, expected: String) throws -> YAMLNode {
-        usage?.note(key.stringValue)
-        if let value = values[key.stringValue] { return value }
+    /// unknown key ("did you mean …?"), any other as missing. `expected` is worded only then.
+    private func require(_ key: Key, expected: @autoclosure () -> String) throws -> YAMLNode {
+        if let value = value(at: key) { return value }
         if let usage, let misspelled = usage.unrequestedKey(near: key.stringValue) {
             throw usage.unknownKeyError(misspelled)
         }
-        throw DecodingProblem.missingKey(key.stringValue, expected: expected, in: mapping, at: codingPath)
+        throw DecodingProblem.missingKey(key.stringValue, expected: expected(), in: mapping, at: codingPath)
     }
 }

@@ -83,9 +83,10 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
 
     private var elementPath: [any CodingKey] { codingPath + [IndexKey(currentIndex)] }
 
-    private func next(expected: String) throws -> YAMLNode {
+    /// The current element; `expected` is worded only when there is none.
+    private func next(expected: @autoclosure () -> String) throws -> YAMLNode {
         guard !isAtEnd else {
-            throw DecodingProblem.endOfSequence(sequence, expected: expected, at: elementPath)
+            throw DecodingProblem.endOfSequence(sequence, expected: expected(), at: elementPath)
         }
         return elements[currentIndex]
     }
