@@ -120,7 +120,8 @@ public struct YAMLNode: Sendable {
             for offset in 0..<count {
                 let pair = (start + offset) % count
                 let keyIndex = Int(children[children.startIndex + 2 * pair])
-                if storage.nodes[keyIndex].kind == .scalar, storage.withScalarBytes(keyIndex, { $0.elementsEqual(wanted) }) {
+                let key = storage.nodes[keyIndex]
+                if key.kind == .scalar, key.count == wanted.count, storage.withScalarBytes(keyIndex, { $0.elementsEqual(wanted) }) {
                     return pair
                 }
             }

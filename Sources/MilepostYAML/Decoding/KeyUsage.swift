@@ -17,6 +17,7 @@ final class KeyUsage {
         self.mapping = mapping
         self.path = path
         asked = Array(repeating: false, count: mapping.pairCount)
+        requested.reserveCapacity(asked.count + 2)
     }
 
     /// The value at `name`, noting the name as asked for.
