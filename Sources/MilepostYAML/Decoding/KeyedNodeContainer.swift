@@ -36,7 +36,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let value = try require(key, expected: DecodingProblem.expected(type))
-        return try NodeDecoder.decode(type, from: value, at: codingPath + [key], strings: owner.strings)
+        return try NodeDecoder.decode(type, from: value, at: CodingPath.appending(key, to: codingPath), strings: owner.strings)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }
@@ -66,12 +66,12 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     {
         let value = try require(key, expected: "a mapping")
         return KeyedDecodingContainer(
-            try KeyedNodeContainer<NestedKey>(node: value, codingPath: codingPath + [key], owner: owner))
+            try KeyedNodeContainer<NestedKey>(node: value, codingPath: CodingPath.appending(key, to: codingPath), owner: owner))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let value = try require(key, expected: "a sequence")
-        return try UnkeyedNodeContainer(node: value, codingPath: codingPath + [key], owner: owner)
+        return try UnkeyedNodeContainer(node: value, codingPath: CodingPath.appending(key, to: codingPath), owner: owner)
     }
 
     func superDecoder() throws -> any Decoder {
@@ -83,7 +83,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func superDecoder(named key: any CodingKey) throws -> any Decoder {
-        NodeDecoder(node: usage?.value(at: key.stringValue), codingPath: codingPath + [key], strings: owner.strings)
+        NodeDecoder(node: usage?.value(at: key.stringValue), codingPath: CodingPath.appending(key, to: codingPath), strings: owner.strings)
     }
 
     // MARK: - Lookup

@@ -81,7 +81,7 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
 
     // MARK: - Position
 
-    private var elementPath: [any CodingKey] { codingPath + [IndexKey(currentIndex)] }
+    private var elementPath: [any CodingKey] { CodingPath.appending(IndexKey(currentIndex), to: codingPath) }
 
     /// The current element; `expected` is worded only when there is none.
     private func next(expected: @autoclosure () -> String) throws -> YAMLNode {
