@@ -20,8 +20,16 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
+    /// A plain loop: this runs unspecialised (`Dictionary`'s `init(from:)` asks for it through a
+    /// box), where `pairs` and `compactMap` cost an array and generic iteration more per key.
     var allKeys: [Key] {
-        (mapping?.pairs ?? []).compactMap { $0.key.scalar.flatMap(Key.init(stringValue:)) }
+        guard let mapping else { return [] }
+        var keys: [Key] = []
+        keys.reserveCapacity(mapping.pairCount)
+        for pair in 0..<mapping.pairCount {
+            if let key = mapping.pair(pair).key.scalar.flatMap(Key.init(stringValue:)) { keys.append(key) }
+        }
+        return keys
     }
 
     func contains(_ key: Key) -> Bool {
