@@ -20,7 +20,9 @@ extension YAMLNode {
             /// A mapping key: its quoted text, then the colon.
             case key(Int)
         }
-        var work: [Item] = [.node(index)]
+        var work: [Item] = []
+        work.reserveCapacity(32)  // a step's `with:` without regrowing
+        work.append(.node(index))
         while let item = work.popLast() {
             switch item {
             case .byte(let byte):
