@@ -23,14 +23,15 @@ final class NodeDecoder: Decoder {
     static func decode<T: Decodable>(
         _ type: T.Type, from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
     ) throws -> T {
-        if let value = try ScalarDecoding.decode(type, from: node, at: path, strings: strings) { return value }
-        let decoder = NodeDecoder(node: node, codingPath: path, strings: strings)
-        do {
-            let value = try T(from: decoder)
-            try decoder.checkUnknownKeys()
-            return value
-        } catch {
-            throw DecodingProblem.located(error, node: node, at: path)
+        try ScalarDecoding.decode(type, from: node, at: path, strings: strings) {
+            let decoder = NodeDecoder(node: node, codingPath: path, strings: strings)
+            do {
+                let value = try T(from: decoder)
+                try decoder.checkUnknownKeys()
+                return value
+            } catch {
+                throw DecodingProblem.located(error, node: node, at: path)
+            }
         }
     }
 

@@ -4,26 +4,29 @@ import Synchronization
 /// The types decoded straight from scalars: `String` from any non-null scalar's text; `Bool`,
 /// integers and floating-point numbers from their core-schema values; `Duration` from `DurationText`.
 enum ScalarDecoding {
-    /// The decoded value, or nil when `T` is not decoded natively.
+    /// The value decoded natively, or what `otherwise` decodes when `T` is not decoded natively: a
+    /// closure rather than an optional result, since `Optional<T>` of the unspecialised `T` this
+    /// runs with is a metadata lookup in the runtime on every call.
     static func decode<T>(
-        _ type: T.Type, from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
-    ) throws -> T? {
+        _ type: T.Type, from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?,
+        otherwise: () throws -> T
+    ) throws -> T {
         switch type {
         case is String.Type:
             let text = try text(node, expected: "a string", at: path)
-            guard let strings, let node else { return text as? T }
+            guard let strings, let node else { return text as! T }
             do {
-                return try strings(text, node) as? T
+                return try strings(text, node) as! T
             } catch {
                 throw YAMLError(DecodingProblem.prefix(path) + error.message, at: error.location ?? node.location,
                                 notes: error.notes + node.useNotes)
             }
-        case is Bool.Type: return try bool(node, at: path) as? T
-        case is Duration.Type: return try duration(node, at: path) as? T
-        case _ where !isNumeric(type): return nil
-        case let integer as any FixedWidthInteger.Type: return try self.integer(integer, node, at: path) as? T
-        case let number as any BinaryFloatingPoint.Type: return try self.number(number, node, at: path) as? T
-        default: return nil
+        case is Bool.Type: return try bool(node, at: path) as! T
+        case is Duration.Type: return try duration(node, at: path) as! T
+        case _ where !isNumeric(type): return try otherwise()
+        case let integer as any FixedWidthInteger.Type: return try self.integer(integer, node, at: path) as! T
+        case let number as any BinaryFloatingPoint.Type: return try self.number(number, node, at: path) as! T
+        default: return try otherwise()
         }
     }
 
