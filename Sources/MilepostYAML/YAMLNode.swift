@@ -96,14 +96,33 @@ public struct YAMLNode: Sendable {
 
     /// For a mapping: the value whose scalar key is exactly `key`; nil otherwise.
     public subscript(key: String) -> YAMLNode? {
-        guard kind == .mapping else { return nil }
+        pairIndex(of: key, from: 0).map { pair($0).value }
+    }
+
+    /// For a mapping: its number of pairs; 0 otherwise.
+    var pairCount: Int { kind == .mapping ? childIndices.count / 2 : 0 }
+
+    /// A mapping's pair number `pair` (0-based, in source order).
+    func pair(_ pair: Int) -> (key: YAMLNode, value: YAMLNode) {
+        let slot = childIndices.startIndex + 2 * pair
+        return (child(at: slot), child(at: slot + 1))
+    }
+
+    /// For a mapping: the number of the pair whose scalar key is exactly `key`, looked for from pair
+    /// `start` to the end, then from the first pair (callers that ask for keys in source order find
+    /// each at once); nil when there is none or this is not a mapping.
+    func pairIndex(of key: String, from start: Int) -> Int? {
+        let count = pairCount
+        guard count > 0 else { return nil }
         let children = childIndices
         var wanted = key
         return wanted.withUTF8 { wanted in
-            for position in stride(from: children.startIndex, to: children.endIndex, by: 2) {
-                let keyIndex = Int(children[position])
-                if storage.nodes[keyIndex].kind == .scalar, storage.withScalarBytes(keyIndex, { $0.elementsEqual(wanted) }) {
-                    return child(at: position + 1)
+            for offset in 0..<count {
+                let pair = (start + offset) % count
+                let keyIndex = Int(children[children.startIndex + 2 * pair])
+                let key = storage.nodes[keyIndex]
+                if key.kind == .scalar, key.count == wanted.count, storage.withScalarBytes(keyIndex, { $0.elementsEqual(wanted) }) {
+                    return pair
                 }
             }
             return nil

@@ -1,10 +1,16 @@
 /// A short stable digest (FNV-1a, 64 bits, hex) of a step's manifest entry, declared revision and
 /// definition files' contents. Not cryptographic: it only tells whether an entry changed after it ran.
 enum Fingerprint {
-    /// A step without definition files keeps the fingerprint it had before they were counted.
-    static func of(name: String, parameters: String, revision: String?, files: [DefinitionFile] = []) -> String {
+    /// `parameters` is the canonical text of the entry's `with:` (`YAMLNode.appendCanonicalText`),
+    /// empty without one. A step without definition files keeps the fingerprint it had before they
+    /// were counted.
+    static func of(name: String, parameters: [UInt8], revision: String?, files: [DefinitionFile] = []) -> String {
         var hash = FNV1a()
-        hash.add([name, parameters, revision ?? ""].joined(separator: "\u{0}").utf8)
+        hash.add(name.utf8)
+        hash.add(CollectionOfOne(0))
+        parameters.withUnsafeBufferPointer { hash.add($0) }
+        hash.add(CollectionOfOne(0))
+        hash.add((revision ?? "").utf8)
         for file in files {
             hash.add(CollectionOfOne(0))
             hash.addField(Array(file.name.utf8))

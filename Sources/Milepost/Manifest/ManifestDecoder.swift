@@ -186,6 +186,8 @@ struct ManifestDecoder {
         let idempotent = fields.idempotent || definition.idempotent || fields.repeats != nil
         let resumable = fields.resumable || definition.resumable
         warnIfNotResumable(phase: fields.phase ?? .preStart, resumable: resumable, idempotent: idempotent, at: nameLocation)
+        var canonicalWith: [UInt8] = []
+        fields.with?.appendCanonicalText(to: &canonicalWith)
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
@@ -195,7 +197,7 @@ struct ManifestDecoder {
             labels: fields.labels, when: fields.when, phase: fields.phase ?? .preStart, scope: fields.scope ?? .fleet,
             location: nameLocation,
             fingerprint: Fingerprint.of(
-                name: name, parameters: fields.with?.canonicalText ?? "", revision: definition.revision, files: files),
+                name: name, parameters: canonicalWith, revision: definition.revision, files: files),
             definitionFiles: files, definition: definition, parameters: parameters, revert: revert, secrets: secrets,
             unsetVariables: unsetVariables)
     }

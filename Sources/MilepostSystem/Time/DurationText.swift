@@ -2,32 +2,36 @@
 /// numbers, each with a unit (`ms`, `s`, `m`, `h`, `d`), decimals allowed: `250ms`, `90s`, `1h30m`, `1.5h`.
 package enum DurationText {
     /// Each unit in milliseconds.
-    private static let units: [(name: Substring, milliseconds: Int64)] = [
+    private static let units: [(name: String, milliseconds: Int64)] = [
         ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
     ]
 
     /// The unit names, for messages: `ms, s, m, h, d`.
-    package static let unitNames = units.map { String($0.name) }.joined(separator: ", ")
+    package static let unitNames = units.map(\.name).joined(separator: ", ")
 
     /// Parses `text`; nil when `read` would say why it is not a duration.
     package static func parse(_ text: String) -> Duration? { try? read(text) }
 
-    /// Parses `text`, a sequence of number and unit; throws what is wrong with it.
+    /// Parses `text`, a sequence of number and unit; throws what is wrong with it. Read as UTF-8
+    /// bytes: numbers and units are ASCII, and any other byte makes the text malformed.
     package static func read(_ text: String) throws(InvalidDuration) -> Duration {
         guard !text.isEmpty else { throw .empty }
         guard !text.hasPrefix("-") else { throw .negative }
-        var rest = Substring(text)
+        var rest = Substring(text).utf8
         var total: Int64 = 0
         while !rest.isEmpty {
-            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-            let unit = rest.dropFirst(number.count).prefix { $0.isASCII && $0.isLetter }
+            let number = rest.prefix { isDigit($0) || $0 == UInt8(ascii: ".") }
+            let unit = rest.dropFirst(number.count).prefix(while: isLetter)
             let atEnd = rest.count == number.count
             rest = rest.dropFirst(number.count + unit.count)
-            guard number.contains(where: \.isNumber), number.filter({ $0 == "." }).count <= 1, !unit.isEmpty || atEnd else {
-                throw .malformed
+            let dots = number.lazy.filter { $0 == UInt8(ascii: ".") }.count
+            guard number.contains(where: isDigit), dots <= 1, !unit.isEmpty || atEnd else { throw .malformed }
+            if unit.isEmpty {
+                throw number.count == text.utf8.count ? .bareNumber : .missingUnit(String(decoding: number, as: UTF8.self))
             }
-            if unit.isEmpty { throw number.count == text.count ? .bareNumber : .missingUnit(String(number)) }
-            guard let scale = units.first(where: { $0.name == unit })?.milliseconds else { throw .unknownUnit(String(unit)) }
+            guard let scale = units.first(where: { $0.name.utf8.elementsEqual(unit) })?.milliseconds else {
+                throw .unknownUnit(String(decoding: unit, as: UTF8.self))
+            }
             let (sum, overflow) = total.addingReportingOverflow(try milliseconds(number, times: scale))
             guard !overflow else { throw .tooLong }
             total = sum
@@ -35,17 +39,24 @@ package enum DurationText {
         return .milliseconds(total)
     }
 
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
     /// `number` (digits, at most one `.`) times `scale` milliseconds, which must come out whole.
-    private static func milliseconds(_ number: Substring, times scale: Int64) throws(InvalidDuration) -> Int64 {
-        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
-        let whole = parts[0].drop { $0 == "0" }
+    private static func milliseconds(_ number: Substring.UTF8View, times scale: Int64) throws(InvalidDuration) -> Int64 {
+        let dot = number.firstIndex(of: UInt8(ascii: "."))
+        let whole = number[..<(dot ?? number.endIndex)].drop { $0 == UInt8(ascii: "0") }
+        var decimals = dot.map { number[number.index(after: $0)...] } ?? number[number.endIndex...]
+        while decimals.last == UInt8(ascii: "0") { decimals = decimals.dropLast() }
         // With more than 10 significant decimals no unit here (a day is 864·10⁵ ms) gives whole milliseconds.
-        let decimals = parts.count > 1 ? parts[1].reversed().drop { $0 == "0" }.reversed() : []
         guard decimals.count <= 10 else { throw .finerThanMillisecond }
-        guard let count = whole.isEmpty ? 0 : Int64(String(whole)) else { throw .tooLong }
+        guard let count = value(of: whole) else { throw .tooLong }
         let (product, overflow) = count.multipliedReportingOverflow(by: scale)
         guard !overflow else { throw .tooLong }
-        guard !decimals.isEmpty, let fraction = Int64(String(decimals)) else { return product }
+        guard !decimals.isEmpty, let fraction = value(of: decimals) else { return product }
         var denominator: Int64 = 1
         for _ in decimals { denominator *= 10 }
         let part = fraction * scale
@@ -53,6 +64,18 @@ package enum DurationText {
         let (sum, sumOverflow) = product.addingReportingOverflow(part / denominator)
         guard !sumOverflow else { throw .tooLong }
         return sum
+    }
+
+    /// The value of ASCII `digits` (0 for none); nil when it does not fit in an `Int64`.
+    private static func value(of digits: Substring.UTF8View) -> Int64? {
+        var value: Int64 = 0
+        for digit in digits {
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, sumOverflow) = shifted.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+            guard !overflow, !sumOverflow else { return nil }
+            value = sum
+        }
+        return value
     }
 
     /// `duration` in whole milliseconds, rounded down.

@@ -1,9 +1,8 @@
 /// A keyed container over a mapping (a null or absent node reads as an empty mapping).
-/// Every key asked for, found or not, is noted for the unknown-key check.
+/// Every key asked for, found or not, is noted for the unknown-key check (`KeyUsage`).
 struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let codingPath: [any CodingKey]
     private let mapping: YAMLNode?
-    private let values: [String: YAMLNode]
     private let usage: KeyUsage?
     private let owner: NodeDecoder
 
@@ -13,34 +12,39 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         switch node {
         case let node? where node.kind == .mapping:
             mapping = node
-            values = Dictionary(node.pairs.map { ($0.key.scalar ?? "", $0.value) }, uniquingKeysWith: { first, _ in first })
             usage = owner.usage(of: node, at: codingPath)
         case let node? where !node.isNull:
             throw DecodingProblem.mismatch(expected: "a mapping", found: node, at: codingPath)
         default:
-            (mapping, values, usage) = (node, [:], nil)
+            (mapping, usage) = (node, nil)
         }
     }
 
+    /// A plain loop: this runs unspecialised (`Dictionary`'s `init(from:)` asks for it through a
+    /// box), where `pairs` and `compactMap` cost an array and generic iteration more per key.
     var allKeys: [Key] {
-        (mapping?.pairs ?? []).compactMap { $0.key.scalar.flatMap(Key.init(stringValue:)) }
+        guard let mapping else { return [] }
+        var keys: [Key] = []
+        keys.reserveCapacity(mapping.pairCount)
+        for pair in 0..<mapping.pairCount {
+            if let key = mapping.pair(pair).key.scalar.flatMap(Key.init(stringValue:)) { keys.append(key) }
+        }
+        return keys
     }
 
     func contains(_ key: Key) -> Bool {
-        usage?.note(key.stringValue)
-        return values[key.stringValue] != nil
+        value(at: key) != nil
     }
 
     // MARK: - Values
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        usage?.note(key.stringValue)
-        return values[key.stringValue]?.isNull ?? true
+        value(at: key)?.isNull ?? true
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let value = try require(key, expected: DecodingProblem.expected(type))
-        return try NodeDecoder.decode(type, from: value, at: codingPath + [key], strings: owner.strings)
+        return try NodeDecoder.decode(type, from: value, at: CodingPath.appending(key, to: codingPath), strings: owner.strings)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }
@@ -70,12 +74,12 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     {
         let value = try require(key, expected: "a mapping")
         return KeyedDecodingContainer(
-            try KeyedNodeContainer<NestedKey>(node: value, codingPath: codingPath + [key], owner: owner))
+            try KeyedNodeContainer<NestedKey>(node: value, codingPath: CodingPath.appending(key, to: codingPath), owner: owner))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let value = try require(key, expected: "a sequence")
-        return try UnkeyedNodeContainer(node: value, codingPath: codingPath + [key], owner: owner)
+        return try UnkeyedNodeContainer(node: value, codingPath: CodingPath.appending(key, to: codingPath), owner: owner)
     }
 
     func superDecoder() throws -> any Decoder {
@@ -87,20 +91,23 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func superDecoder(named key: any CodingKey) throws -> any Decoder {
-        usage?.note(key.stringValue)
-        return NodeDecoder(node: values[key.stringValue], codingPath: codingPath + [key], strings: owner.strings)
+        NodeDecoder(node: usage?.value(at: key.stringValue), codingPath: CodingPath.appending(key, to: codingPath), strings: owner.strings)
     }
 
     // MARK: - Lookup
 
+    /// The value at `key`, noted as asked for.
+    private func value(at key: Key) -> YAMLNode? {
+        usage?.value(at: key.stringValue)
+    }
+
     /// The value at `key`; a missing key that looks misspelled in the mapping is reported as that
-    /// unknown key ("did you mean …?"), any other as missing.
-    private func require(_ key: Key, expected: String) throws -> YAMLNode {
-        usage?.note(key.stringValue)
-        if let value = values[key.stringValue] { return value }
+    /// unknown key ("did you mean …?"), any other as missing. `expected` is worded only then.
+    private func require(_ key: Key, expected: @autoclosure () -> String) throws -> YAMLNode {
+        if let value = value(at: key) { return value }
         if let usage, let misspelled = usage.unrequestedKey(near: key.stringValue) {
             throw usage.unknownKeyError(misspelled)
         }
-        throw DecodingProblem.missingKey(key.stringValue, expected: expected, in: mapping, at: codingPath)
+        throw DecodingProblem.missingKey(key.stringValue, expected: expected(), in: mapping, at: codingPath)
     }
 }

@@ -23,14 +23,15 @@ final class NodeDecoder: Decoder {
     static func decode<T: Decodable>(
         _ type: T.Type, from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
     ) throws -> T {
-        if let value = try ScalarDecoding.decode(type, from: node, at: path, strings: strings) { return value }
-        let decoder = NodeDecoder(node: node, codingPath: path, strings: strings)
-        do {
-            let value = try T(from: decoder)
-            try decoder.checkUnknownKeys()
-            return value
-        } catch {
-            throw DecodingProblem.located(error, node: node, at: path)
+        try ScalarDecoding.decode(type, from: node, at: path, strings: strings) {
+            let decoder = NodeDecoder(node: node, codingPath: path, strings: strings)
+            do {
+                let value = try T(from: decoder)
+                try decoder.checkUnknownKeys()
+                return value
+            } catch {
+                throw DecodingProblem.located(error, node: node, at: path)
+            }
         }
     }
 
@@ -50,13 +51,15 @@ final class NodeDecoder: Decoder {
 
     // MARK: - Unknown keys
 
-    /// The bookkeeping for `mapping` decoded at `path`, shared by every container on that site.
+    /// The bookkeeping for `mapping` decoded at `path`, shared by every container on that site. The
+    /// paths are compared only for the same mapping (an alias reaches one mapping at two paths).
     func usage(of mapping: YAMLNode, at path: [any CodingKey]) -> KeyUsage {
-        let rendered = DecodingProblem.render(path)
-        if let existing = usages.first(where: { $0.mapping.index == mapping.index && $0.renderedPath == rendered }) {
-            return existing
+        let existing = usages.first { usage in
+            usage.mapping.index == mapping.index && usage.path.count == path.count
+                && DecodingProblem.render(usage.path) == DecodingProblem.render(path)
         }
-        let usage = KeyUsage(mapping: mapping, path: path, renderedPath: rendered)
+        if let existing { return existing }
+        let usage = KeyUsage(mapping: mapping, path: path)
         usages.append(usage)
         return usage
     }
@@ -66,42 +69,5 @@ final class NodeDecoder: Decoder {
         let unknown = usages.compactMap { usage in usage.firstUnrequestedKey().map { (usage, $0) } }
         guard let (usage, key) = unknown.min(by: { $0.1.location < $1.1.location }) else { return }
         throw usage.unknownKeyError(key)
-    }
-}
-
-/// The keys asked of one mapping (found or not), in the order they were asked.
-final class KeyUsage {
-    let mapping: YAMLNode
-    let path: [any CodingKey]
-    let renderedPath: String
-    private(set) var requested: [String] = []
-    private var requestedSet: Set<String> = []
-
-    init(mapping: YAMLNode, path: [any CodingKey], renderedPath: String) {
-        self.mapping = mapping
-        self.path = path
-        self.renderedPath = renderedPath
-    }
-
-    func note(_ name: String) {
-        if requestedSet.insert(name).inserted { requested.append(name) }
-    }
-
-    /// The first key of the mapping that was never asked for.
-    func firstUnrequestedKey() -> YAMLNode? {
-        mapping.pairs.first { !requestedSet.contains($0.key.scalar ?? "") }?.key
-    }
-
-    /// An unasked key close enough to `name` to be its misspelling.
-    func unrequestedKey(near name: String) -> YAMLNode? {
-        mapping.pairs.lazy.map(\.key).first { key in
-            guard let text = key.scalar, !requestedSet.contains(text) else { return false }
-            return NameSuggestion.closest(to: text, among: [name]) != nil
-        }
-    }
-
-    func unknownKeyError(_ key: YAMLNode) -> YAMLError {
-        let suggestion = NameSuggestion.closest(to: key.scalar ?? "", among: requested)
-        return DecodingProblem.unknownKey(key, suggestion: suggestion, at: path)
     }
 }

@@ -81,11 +81,12 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
 
     // MARK: - Position
 
-    private var elementPath: [any CodingKey] { codingPath + [IndexKey(currentIndex)] }
+    private var elementPath: [any CodingKey] { CodingPath.appending(IndexKey(currentIndex), to: codingPath) }
 
-    private func next(expected: String) throws -> YAMLNode {
+    /// The current element; `expected` is worded only when there is none.
+    private func next(expected: @autoclosure () -> String) throws -> YAMLNode {
         guard !isAtEnd else {
-            throw DecodingProblem.endOfSequence(sequence, expected: expected, at: elementPath)
+            throw DecodingProblem.endOfSequence(sequence, expected: expected(), at: elementPath)
         }
         return elements[currentIndex]
     }
