@@ -23,16 +23,7 @@ import Testing
         try await first.commit(old, journal: [])
         await first.release()
 
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "StoreCrashChild/commitUntilKilled"]
-        child.environment = ProcessInfo.processInfo.environment.merging(
-            ["MILEPOST_FAILPOINT": failPoint, StoreCrashChild.storeVariable: directory]
-        ) { $1 }
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        child.waitUntilExit()
+        let child = try StoreCrashChild.commit(in: directory, killedAt: failPoint)
         #expect(child.terminationReason == .uncaughtSignal)
         #expect(child.terminationStatus == SIGKILL)
 
@@ -52,6 +43,22 @@ import Testing
 /// The writer killed by `StoreCrashTests`; runs only in the child process.
 @Suite struct StoreCrashChild {
     static let storeVariable = "MILEPOST_TEST_CRASH_STORE"
+
+    /// Runs `commitUntilKilled` in a copy of this test binary on the store in `directory`, with
+    /// `MILEPOST_FAILPOINT` set to `failPoint`, and waits for it to end.
+    static func commit(in directory: String, killedAt failPoint: String) throws -> Process {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "StoreCrashChild/commitUntilKilled"]
+        child.environment = ProcessInfo.processInfo.environment.merging(
+            ["MILEPOST_FAILPOINT": failPoint, storeVariable: directory]
+        ) { $1 }
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        child.waitUntilExit()
+        return child
+    }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment[storeVariable] != nil))
     func commitUntilKilled() async throws {
@@ -81,16 +88,7 @@ import Testing
         await first.release()
         #expect(!FileManager.default.fileExists(atPath: directory + "/state.log"), "a release removes the log")
 
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "StoreCrashChild/commitUntilKilled"]
-        child.environment = ProcessInfo.processInfo.environment.merging(
-            ["MILEPOST_FAILPOINT": failPoint, StoreCrashChild.storeVariable: directory]
-        ) { $1 }
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        child.waitUntilExit()
+        let child = try StoreCrashChild.commit(in: directory, killedAt: failPoint)
         #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGKILL)
         #expect(FileManager.default.fileExists(atPath: directory + "/state.log"))
 
