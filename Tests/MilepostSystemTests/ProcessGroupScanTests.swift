@@ -38,12 +38,27 @@ import Testing
         #expect(ProcessGroupScan.members(of: pid, leaderStart: start + 1) == [])
     }
 
+    /// The leader never forks, so once it is gone its group has no member. On a busy machine the
+    /// freed id can be handed out again at once (a new process with that pid making itself a group
+    /// leader, as every `exec` step does): members of such a recycled group started after the kill.
     @Test func aGoneProcessHasNoStartTimeAndItsGroupNoMembers() throws {
         let leader = try Self.startLeader()
         let pid = leader.processIdentifier
+        let beforeKill = try #require(Self.ticksSinceBoot())
         kill(pid, SIGKILL)
         leader.waitUntilExit()
-        #expect(ProcessGroupScan.startTime(of: pid) == nil)
-        #expect(ProcessGroupScan.members(of: pid, leaderStart: 1) == [])
+        let left = ProcessGroupScan.members(of: pid, leaderStart: 1)
+        let recycled = left.allSatisfy { (ProcessGroupScan.startTime(of: $0) ?? .max) >= beforeKill }
+        #expect(recycled, "members of the gone leader's group that started before it was killed: \(left)")
+        // Its pid names no process, or a new one started after the kill.
+        #expect((ProcessGroupScan.startTime(of: pid) ?? .max) >= beforeKill)
+    }
+
+    /// Now, in the clock ticks of `/proc/PID/stat`'s start times (`/proc/uptime` × `CLK_TCK`).
+    static func ticksSinceBoot() -> UInt64? {
+        guard let text = try? String(contentsOfFile: "/proc/uptime", encoding: .utf8),
+              let seconds = text.split(separator: " ").first.flatMap({ Double($0) })
+        else { return nil }
+        return UInt64(seconds * Double(sysconf(Int32(_SC_CLK_TCK))))
     }
 }
