@@ -18,10 +18,7 @@ import Testing
     func killedWriterLeavesTheOldOrTheNewStateAndAFreeLock(failPoint: String, renamed: Bool) async throws {
         let directory = scratch.directory
         let store = FileStore(directory: directory)
-        let old = StoredState(app: "shop", version: Version("1.0.0"), updatedAt: Timestamp("2026-01-01T00:00:00.000Z")!)
-        let first = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
-        try await first.commit(old, journal: [])
-        await first.release()
+        let old = try await StoreCrashChild.committedOldState(in: store)
 
         let child = try StoreCrashChild.commit(in: directory, killedAt: failPoint)
         #expect(child.terminationReason == .uncaughtSignal)
@@ -43,6 +40,15 @@ import Testing
 /// The writer killed by `StoreCrashTests`; runs only in the child process.
 @Suite struct StoreCrashChild {
     static let storeVariable = "MILEPOST_TEST_CRASH_STORE"
+
+    /// Commits the state the killed writer replaces (version 1.0.0) to `store` and releases the lock.
+    static func committedOldState(in store: FileStore) async throws -> StoredState {
+        let old = StoredState(app: "shop", version: Version("1.0.0"), updatedAt: Timestamp("2026-01-01T00:00:00.000Z")!)
+        let first = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
+        try await first.commit(old, journal: [])
+        await first.release()
+        return old
+    }
 
     /// Runs `commitUntilKilled` in a copy of this test binary on the store in `directory`, with
     /// `MILEPOST_FAILPOINT` set to `failPoint`, and waits for it to end.
@@ -82,10 +88,7 @@ import Testing
     func theLogLineDecidesWhetherTheCommitHappened(failPoint: String, committed: Bool) async throws {
         let directory = scratch.directory
         let store = FileStore(directory: directory)
-        let old = StoredState(app: "shop", version: Version("1.0.0"), updatedAt: Timestamp("2026-01-01T00:00:00.000Z")!)
-        let first = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
-        try await first.commit(old, journal: [])
-        await first.release()
+        let old = try await StoreCrashChild.committedOldState(in: store)
         #expect(!FileManager.default.fileExists(atPath: directory + "/state.log"), "a release removes the log")
 
         let child = try StoreCrashChild.commit(in: directory, killedAt: failPoint)
