@@ -15,12 +15,7 @@ import Testing
     func aProcessLimitTooLowForTheRunsThreadsIsExit71AtOnce(limit: Int) throws {
         let work = try WorkDirectory()
         try work.write(ReliabilityFixture.recordingManifest(["1.1/once"]), to: "milepost.yaml")
-        var milepost = work.milepost
-        milepost.launcher = [
-            "/usr/bin/setpriv", "--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups",
-            "/usr/bin/prlimit", "--nproc=\(limit)", "--",
-        ]
-        let result = Self.finish(try milepost.start(["run", "--to", "1.1", "--store", work.path + "/store"]))
+        let result = Self.finish(try Self.limited(work, processes: limit).start(["run", "--to", "1.1", "--store", work.path + "/store"]))
         #expect(result.status == 71, "\(result.stderr)")
         #expect(result.stderr.contains("milepost: error: cannot start the 15 threads milepost needs: Resource temporarily unavailable"))
         #expect(result.stderr.contains("RLIMIT_NPROC"))
@@ -32,11 +27,7 @@ import Testing
     @Test func theRefusalIsAJSONRecordUnderLogFormatJSON() throws {
         let work = try WorkDirectory()
         try work.write(ReliabilityFixture.recordingManifest(["1.1/once"]), to: "milepost.yaml")
-        var milepost = work.milepost
-        milepost.launcher = [
-            "/usr/bin/setpriv", "--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "/usr/bin/prlimit", "--nproc=1", "--",
-        ]
-        let result = Self.finish(try milepost.start(["run", "--to", "1.1", "--log-format", "json"]))
+        let result = Self.finish(try Self.limited(work, processes: 1).start(["run", "--to", "1.1", "--log-format", "json"]))
         #expect(result.status == 71, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
@@ -54,17 +45,51 @@ import Testing
         try work.write(ReliabilityFixture.recordingManifest(["1.1/once"]), to: "milepost.yaml")
         let first = try work.milepost.run("run", "--to", "1.1", "--store", store)
         #expect(first.status == 0, "\(first.stderr)")
-        // The other uid reads the manifest and the state (and may create SQLite's shared-memory file).
+        try Self.shareWithTheOtherUID(work)
+        let result = Self.finish(try Self.limited(work, processes: 1).start(["run", "--to", "1.1", "--store", store]))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("up to date at 1.1"), "\(result.stderr)")
+    }
+
+    /// The fast path reads the state where the full path does: a commit that a killed holder left
+    /// only in `state.log` (here the digest of an edited manifest, recorded by an up-to-date run
+    /// killed after the log's fdatasync) is read from the log's last line, so the next up-to-date
+    /// run is still answered on the main thread alone.
+    @Test func anUpToDateCommitLeftInTheLogKeepsTheFastPath() throws {
+        let work = try WorkDirectory()
+        try work.write(ReliabilityFixture.recordingManifest(["1.1/once"]), to: "milepost.yaml")
+        #expect(try work.milepost.run("run", "--to", "1.1").status == 0)
+        let old = try work.read(".milepost/state.json")
+        try work.write(ReliabilityFixture.recordingManifest(["1.1/once"]) + "# edited\n", to: "milepost.yaml")
+        var dying = work.milepost
+        dying.environment["MILEPOST_FAILPOINT"] = "state-after-log-sync"
+        let (process, stdout, stderr) = try dying.start(["run", "--to", "1.1"])
+        _ = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
+        #expect(work.exists(".milepost/state.log"), "the digest's commit is only in the log")
+        #expect(try work.read(".milepost/state.json") == old, "state.json still holds the old digest")
+
+        try Self.shareWithTheOtherUID(work)
+        let result = Self.finish(try Self.limited(work, processes: 1).start(["run", "--to", "1.1"]))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("up to date at 1.1"), "\(result.stderr)")
+        #expect(try work.read("ran.txt") == "1.1/once\n")
+    }
+
+    /// `milepost` run as `uid` under `prlimit --nproc=processes` (`setpriv`).
+    static func limited(_ work: WorkDirectory, processes: Int) -> MilepostBinary {
+        var milepost = work.milepost
+        milepost.launcher = [
+            "/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/prlimit", "--nproc=\(processes)", "--",
+        ]
+        return milepost
+    }
+
+    /// Lets the other uid read the manifest and the state (and create SQLite's shared-memory file).
+    static func shareWithTheOtherUID(_ work: WorkDirectory) throws {
         let chmod = try Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "a+rwX", work.path])
         chmod.waitUntilExit()
         #expect(chmod.terminationStatus == 0)
-        var milepost = work.milepost
-        milepost.launcher = [
-            "/usr/bin/setpriv", "--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "/usr/bin/prlimit", "--nproc=1", "--",
-        ]
-        let result = Self.finish(try milepost.start(["run", "--to", "1.1", "--store", store]))
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("up to date at 1.1"), "\(result.stderr)")
     }
 
     static func finish(_ started: (process: Process, stdout: Pipe, stderr: Pipe)) -> MilepostBinary.Result {

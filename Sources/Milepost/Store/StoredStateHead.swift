@@ -35,11 +35,14 @@ package struct StoredStateHead: Sendable, Equatable {
 
     /// The head of `bytes`, a whole `state.json`; nil when the quick scan cannot vouch for it.
     package init?(json bytes: [UInt8]) {
-        let scanned = bytes.withUnsafeBufferPointer { buffer in
-            var scanner = StateHeadScanner(bytes: buffer)
-            return scanner.scan()
-        }
-        guard let head = scanned else { return nil }
+        guard let head = bytes.withUnsafeBufferPointer({ StateHeadScanner(bytes: $0).scanWhole { $0.scanState() } }) else { return nil }
+        self = head
+    }
+
+    /// The head of the state in `line`, one commit of `state.log` (an object whose `state` key
+    /// holds the state as `state.json` does, compact); nil when the quick scan cannot vouch for it.
+    init?(logLine line: ArraySlice<UInt8>) {
+        guard let head = line.withUnsafeBufferPointer({ StateHeadScanner(bytes: $0).scanWhole { $0.scanLogEntry() } }) else { return nil }
         self = head
     }
 }
@@ -62,7 +65,39 @@ private struct StateHeadScanner {
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    mutating func scan() -> StoredStateHead? {
+    /// `scan` of the whole buffer: nil unless only white space follows what it took.
+    consuming func scanWhole(_ scan: (inout StateHeadScanner) -> StoredStateHead?) -> StoredStateHead? {
+        skipSpace()
+        guard let head = scan(&self) else { return nil }
+        skipSpace()
+        return index == bytes.count ? head : nil
+    }
+
+    /// A `state.log` line: an object with exactly one `state` key, whose value `scanState()`
+    /// takes; the other keys' values are checked for syntax and skipped.
+    mutating func scanLogEntry() -> StoredStateHead? {
+        var head: StoredStateHead?
+        guard take(UInt8(ascii: "{")) else { return nil }
+        repeat {
+            skipSpace()
+            guard let key = plainString() else { return nil }
+            skipSpace()
+            guard take(UInt8(ascii: ":")) else { return nil }
+            skipSpace()
+            if key == "state" {
+                guard head == nil, let state = scanState() else { return nil }
+                head = state
+            } else {
+                guard skipValue(depth: 0) else { return nil }
+            }
+            skipSpace()
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "}")) else { return nil }
+        return head
+    }
+
+    /// One state object, as `state.json` holds it, from `index` on.
+    mutating func scanState() -> StoredStateHead? {
         var format: Int?
         var app: String??
         var version: Version?
@@ -123,8 +158,7 @@ private struct StateHeadScanner {
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: "}")) else { return nil }
         }
-        skipSpace()
-        guard index == bytes.count, let format, (1...StoredState.currentFormat).contains(format),
+        guard let format, (1...StoredState.currentFormat).contains(format),
               let version, hasCompleted, hasUpdatedAt
         else { return nil }
         return StoredStateHead(

@@ -34,23 +34,36 @@ public struct FileStore: MilepostStore {
     // MARK: - Reading (creates and modifies nothing)
 
     /// The last commit in `state.log` when there is one (a run holds the lock, or a crash left it),
-    /// else `state.json`.
+    /// else `state.json`. The log's last complete line is read first; only when it is not a commit
+    /// (a power cut left it half-written) is the whole log read (`StateLog.entries()`).
     public func readState() async throws -> StoredState? {
         guard let opened = try openedDirectory() else { return nil }
-        if let last = try StateLog(directory: opened).entries().last { return last.state }
+        let log = StateLog(directory: opened)
+        if case .line(let line) = try end(of: log), let last = StateLog.decode(line) { return last.state }
+        if let last = try log.entries().last { return last.state }
         return try StateFile(directory: opened).read()
     }
 
-    /// `state.json`'s head (`StateHeadReading`); nil when `state.log` exists, which `state.json`
-    /// may not show yet: the full path reads it.
+    /// The head of the state `readState()` returns (`StateHeadReading`), by the quick scans: of
+    /// `state.json`, or of the last complete line of `state.log` when there is one (a run holds
+    /// the lock, or a crash left it). Nil, for the full path, when the scan cannot vouch for it or
+    /// the log holds no complete line.
     package func readStateHeadSynchronously() throws -> StoredStateHead? {
         guard let opened = try openedDirectory() else { return nil }
-        do throws(FileCallError) {
-            if try StateLog(directory: opened).exists() { return nil }
-        } catch {
-            throw StoreError(error)
+        switch try end(of: StateLog(directory: opened)) {
+        case .absent: return try StateFile(directory: opened).readHead()
+        case .empty: return nil
+        case .line(let line): return StoredStateHead(logLine: line)
         }
-        return try StateFile(directory: opened).readHead()
+    }
+
+    /// `log.end()`, a failure reported as the state's.
+    private func end(of log: StateLog) throws -> StateLog.End {
+        do throws(FileCallError) {
+            return try log.end()
+        } catch {
+            throw StoreError.unreadableState(error)
+        }
     }
 
     public func readJournal() async throws -> [JournalRecord] {

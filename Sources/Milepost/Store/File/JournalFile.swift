@@ -39,38 +39,19 @@ struct JournalFile {
     ///   lines is not a record.
     func read(last count: Int) throws -> [JournalRecord] {
         guard count > 0 else { return [] }
-        var tail: [UInt8] = []
-        var start = 0
+        let tail: LineTail
         do throws(FileCallError) {
             guard let descriptor = try directory.openIfExists(Self.name, .readOnly) else { return [] }
             defer { FileCalls.close(descriptor) }
-            let size = try FileCalls.size(descriptor, path)
-            start = size
-            // count + 1 newlines: the one that ends the line before the first wanted, and `count` more.
-            var newlines = 0
-            var chunks: [[UInt8]] = []
-            while start > 0, newlines <= count {
-                let chunkStart = max(0, start - Self.chunkSize)
-                let chunk = try FileCalls.read(descriptor, count: start - chunkStart, at: chunkStart, path)
-                newlines += chunk.count { $0 == Self.newline }
-                chunks.append(chunk)
-                start = chunkStart
-            }
-            tail = Array(chunks.reversed().joined())
+            tail = try LineTail(descriptor, path: path, last: count)
         } catch {
             throw StoreError(error)
         }
-        var lines = tail.split(separator: Self.newline, omittingEmptySubsequences: false)
-        lines.removeLast()  // After the last newline: empty, or a torn line.
-        // When the read stopped before the start of the file, the first line is (maybe) cut; it
-        // is never among the last `count`, since the tail holds more than `count` newlines.
         let decoder = JSONDecoder()
-        return try lines.suffix(count).map { line throws(StoreError) in
-            try decode(line, at: "the line at byte \(start + line.startIndex)", with: decoder)
+        return try tail.lines.suffix(count).map { line throws(StoreError) in
+            try decode(line, at: "the line at byte \(tail.start + line.startIndex)", with: decoder)
         }
     }
-
-    private static let chunkSize = 64 * 1024
 
     /// One line as a record.
     /// - throws: `StoreError.io` naming the line `place` and what is wrong with it.
@@ -145,22 +126,14 @@ struct JournalFile {
         guard let descriptor = try directory.openIfExists(Self.name, .readWrite) else { return }
         defer { FileCalls.close(descriptor) }
         let size = try FileCalls.size(descriptor, path)
-        var end = min(size, offset)
+        let end = min(size, offset)
         guard end > 0, try FileCalls.read(descriptor, count: 1, at: end - 1, path) != [Self.newline] else {
             if end < size { try FileCalls.truncate(descriptor, to: end, path) }
             return
         }
-        let chunkSize = 64 * 1024
-        while end > 0 {
-            let start = max(0, end - chunkSize)
-            let chunk = try FileCalls.read(descriptor, count: end - start, at: start, path)
-            if let last = chunk.lastIndex(of: Self.newline) {
-                end = start + last + 1
-                break
-            }
-            end = start
-        }
-        try FileCalls.truncate(descriptor, to: end, path)
+        // Just after the last newline before `end`.
+        let tail = try LineTail(descriptor, path: path, last: 0, end: end)
+        try FileCalls.truncate(descriptor, to: tail.lines.last.map { tail.start + $0.endIndex + 1 } ?? 0, path)
         try FileCalls.sync(descriptor, path)
     }
 

@@ -135,4 +135,28 @@ struct StateLog {
         FileCalls.close(descriptor)
         return true
     }
+
+    /// What the end of the log holds, read backwards only as far as its last complete line.
+    enum End {
+        /// There is no log: `state.json` is the state.
+        case absent
+        /// The log holds no complete line (its first append was torn): nothing in it was committed.
+        case empty
+        /// The last complete line: the last commit, unless a power cut left it half-written.
+        case line(ArraySlice<UInt8>)
+    }
+
+    /// The log's last complete line, without reading the rest: what a reader without the lock
+    /// needs (`FileStore`), at a cost that does not grow with the log. A line before it that is not
+    /// a commit is not seen here; `entries()` (the replay) reports it.
+    func end() throws(FileCallError) -> End {
+        guard let descriptor = try directory.openIfExists(Self.name, .readOnly, options: .nonBlocking) else { return .absent }
+        defer { FileCalls.close(descriptor) }
+        return try LineTail(descriptor, path: path, last: 1).lines.last.map(End.line) ?? .empty
+    }
+
+    /// `line` as a commit; nil when it is not one.
+    static func decode(_ line: ArraySlice<UInt8>) -> Entry? {
+        try? JSONDecoder().decode(Entry.self, from: Data(line))
+    }
 }
