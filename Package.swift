@@ -10,7 +10,14 @@ let strictSettings: [SwiftSetting] = [
 // with SwiftNIO, BoringSSL and swift-otel linked that was 37,000 symbols and 1.2 M instructions of
 // the no-op run (docs/performance.md). Nothing resolves symbols in these binaries (libpq is
 // loaded by them, not into them), so they export none.
-let exportNoSymbols: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
+let exportNoSymbols: LinkerSetting = .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))
+
+// The static release binary (`--static-swift-stdlib`) links libstdc++.a, which the Swift runtime
+// needs, instead of loading libstdc++.so.6: binding that library's symbols was 1.3 M of the no-op
+// run's 4.5 M instructions (docs/performance.md). swiftc's own link arguments name `-lstdc++` and
+// no flag can change that, so a directory searched first holds a `libstdc++.so` that is a linker
+// script naming the archive. Builds with the dynamic Swift runtime do not name `-lstdc++`.
+let staticLibStdCxx: LinkerSetting = .unsafeFlags(["-L", Context.packageDirectory + "/scripts/link"], .when(platforms: [.linux]))
 
 let package = Package(
     name: "Milepost",
@@ -156,14 +163,14 @@ let package = Package(
             name: "milepost",
             dependencies: ["MilepostStock", "MilepostCLI", "MilepostSystem"],
             swiftSettings: strictSettings,
-            linkerSettings: exportNoSymbols
+            linkerSettings: [exportNoSymbols, staticLibStdCxx]
         ),
         // The stock binary with the OpenTelemetry exporter linked.
         .executableTarget(
             name: "milepost-otel",
             dependencies: ["MilepostStock", "MilepostOTel"],
             swiftSettings: strictSettings,
-            linkerSettings: exportNoSymbols
+            linkerSettings: [exportNoSymbols, staticLibStdCxx]
         ),
         // Test plumbing shared by the test targets: where the built executables are.
         .target(
