@@ -6,19 +6,14 @@ import Milepost
 struct CommandContext: Sendable {
     /// The registry manifests' step names resolve in.
     var registry: StepRegistry
-    /// Opens the store a `--store` value names; only called through `openStore(_:)`.
-    var opener: MilepostCLI.StoreOpener
-    /// The URL schemes `opener` opens (`postgres`, `postgresql` for the stock binary); a value with any
-    /// other scheme is refused, never opened as a directory (`StoreSpec`).
-    var storeSchemes: [String] = []
+    /// How `--store` values are opened.
+    var stores: StoreAccess
     /// Exports `run`'s traces and metrics when the environment asks for it; nil when the binary has no exporter.
     var telemetry: TelemetryExporter? = nil
 
-    /// The store `spec` names, after `StoreSpec.check`: a URL of a scheme the opener does not declare
-    /// is a usage error (64), whatever the opener would have made of it.
+    /// `stores.openStore(spec)`.
     func openStore(_ spec: String) throws -> any MilepostStore {
-        try StoreSpec.check(spec, schemes: storeSchemes)
-        return try opener(spec)
+        try stores.openStore(spec)
     }
 }
 

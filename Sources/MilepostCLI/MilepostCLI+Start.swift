@@ -16,7 +16,7 @@ extension MilepostCLI {
     /// MilepostCLI.start(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
     /// ```
     public static func start(
-        registry: StepRegistry = .standard, store: @escaping StoreOpener = fileStore, storeSchemes: [String] = [],
+        registry: @autoclosure () -> StepRegistry = .standard, store: @escaping StoreOpener = fileStore, storeSchemes: [String] = [],
         arguments: [String]? = nil, telemetry: TelemetryExporter? = nil
     ) -> Never {
         let (arguments, context) = prepare(

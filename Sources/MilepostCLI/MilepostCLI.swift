@@ -27,6 +27,7 @@ public enum MilepostCLI {
     /// Parses the process arguments, runs the command with `registry`, and exits with its code.
     /// - parameters:
     ///   - registry: the steps manifests may name; `.standard` has the built-in `exec`, `StepRegistry()` none.
+    ///     Evaluated only when a command needs it, not for an up-to-date `run` (`PreStart`).
     ///   - store: opens the store for a `--store` value; `fileStore` by default.
     ///   - storeSchemes: the URL schemes `store` opens (lowercase, without `://`). A `--store` value
     ///     that starts with any other scheme (`mongodb://…`, `x:`) is refused with exit 64 before `store`
@@ -43,7 +44,7 @@ public enum MilepostCLI {
     /// default and the signals Milepost waits for are unblocked.
     @MainActor
     public static func main(
-        registry: StepRegistry = .standard, store: @escaping StoreOpener = fileStore, storeSchemes: [String] = [],
+        registry: @autoclosure () -> StepRegistry = .standard, store: @escaping StoreOpener = fileStore, storeSchemes: [String] = [],
         arguments: [String]? = nil, telemetry: TelemetryExporter? = nil
     ) async -> Never {
         let (arguments, context) = prepare(
@@ -54,14 +55,15 @@ public enum MilepostCLI {
     /// Repairs the process state (`ProcessStart`) and answers an up-to-date `run` at once
     /// (`PreStart`, which exits); else returns the arguments and the context to run them in.
     static func prepare(
-        registry: StepRegistry, store: @escaping StoreOpener, storeSchemes: [String], arguments: [String]?,
+        registry: () -> StepRegistry, store: @escaping StoreOpener, storeSchemes: [String], arguments: [String]?,
         telemetry: TelemetryExporter?
     ) -> (arguments: [String], context: CommandContext) {
         ProcessStart.prepare()
         let arguments = arguments ?? PathText.arguments()
-        let context = CommandContext(registry: registry, opener: store, storeSchemes: storeSchemes, telemetry: telemetry)
-        if let code = PreStart.attempt(arguments, context: context) { exit(code) }
-        return (arguments, context)
+        let stores = StoreAccess(opener: store, schemes: storeSchemes)
+        if let code = PreStart.attempt(arguments, stores: stores, telemetry: telemetry) { exit(code) }
+        // Built only now: the fast path does not parse the manifest.
+        return (arguments, CommandContext(registry: registry(), stores: stores, telemetry: telemetry))
     }
 
     /// Parses `arguments`, runs the command in `context`, and exits with its code.

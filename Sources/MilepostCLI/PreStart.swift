@@ -42,9 +42,9 @@ enum PreStart {
 
     /// The exit code of an up-to-date `run`, after printing its outcome; nil to parse normally.
     /// Synchronous on purpose: called on the main thread, it answers before any thread starts.
-    static func attempt(_ arguments: [String], context: CommandContext) -> Int32? {
+    static func attempt(_ arguments: [String], stores: StoreAccess, telemetry: TelemetryExporter?) -> Int32? {
         // An exporter the environment asks for gets the run's span and metrics from the full path.
-        guard let flags = parse(arguments), context.telemetry?.isRequested() != true,
+        guard let flags = parse(arguments), telemetry?.isRequested() != true,
               let values = withEnvironment(flags) else { return nil }
         do {
             // The manifest is not parsed here (only its digest taken), but an empty --manifest or
@@ -55,7 +55,7 @@ enum PreStart {
                 maxManifestBytes: values[OptionNames.maxManifestSize].flatMap(ByteCountArgument.init(argument:))?.bytes
                     ?? ManifestLimits.default.maxDocumentBytes)
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
-                  let store = try context.openStore(StoreOptions.spec(values[OptionNames.store], manifest: manifest)) as? any StateHeadReading,
+                  let store = try stores.openStore(StoreOptions.spec(values[OptionNames.store], manifest: manifest)) as? any StateHeadReading,
                   let head = try store.readStateHeadSynchronously(),
                   let report = Runner(store: store).upToDate(
                       head, at: target, manifest: head.plannedWith.flatMap { inputs.digest(definitionFiles: $0.files) })
