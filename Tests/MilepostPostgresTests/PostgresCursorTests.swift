@@ -19,7 +19,7 @@ struct PostgresCursorTests {
         let store = PostgresStore(url: url)
         let deadline = ContinuousClock.now + .seconds(120)
         var holding = false
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, runner.process.isRunning {
             let cursor = try? await store.readState()?.inProgress?.cursor
             if ItemScript.processed(in: directory.path).count == ItemScript.holdAfter, cursor == String(ItemScript.lastCursor) {
                 holding = true
@@ -27,13 +27,26 @@ struct PostgresCursorTests {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(holding, "the step never held after item \(ItemScript.holdAfter) with its cursor \(ItemScript.lastCursor) stored")
+        guard holding else {
+            // Say why: the runner's own account, rather than only that the step never held.
+            if runner.process.isRunning { kill(runner.pid, SIGKILL) }
+            let (status, stderr) = try runner.wait()
+            let processed = ItemScript.processed(in: directory.path).count
+            throw NeverHeld(description: """
+                the step never held after item \(ItemScript.holdAfter) with its cursor \(ItemScript.lastCursor) stored \
+                (\(processed) items processed; the runner ended with \(status)): \(stderr)
+                """)
+        }
         kill(runner.pid, SIGKILL)
         let step = try #require(Int32(try await directory.waitFor("step.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(-step, SIGKILL)
         _ = try runner.wait()
         try FileManager.default.removeItem(atPath: directory.path + "/hold")
         #expect(try await store.readState()?.inProgress?.cursor == String(ItemScript.lastCursor))
+    }
+
+    struct NeverHeld: Error, CustomStringConvertible {
+        var description: String
     }
 
     @Test func aKilledResumableExecStepResumesAtItsCursorOnThePlainNextRun() async throws {
