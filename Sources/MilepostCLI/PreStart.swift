@@ -55,7 +55,7 @@ enum PreStart {
                 maxManifestBytes: values[OptionNames.maxManifestSize].flatMap(ByteCountArgument.init(argument:))?.bytes
                     ?? ManifestLimits.default.maxDocumentBytes)
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
-                  let store = try stores.openStore(StoreOptions.spec(values[OptionNames.store], manifest: manifest)) as? any StateHeadReading,
+                  let store = try stores.openHeadReader(StoreOptions.spec(values[OptionNames.store], manifest: manifest)),
                   let head = try store.readStateHeadSynchronously(),
                   let report = Runner(store: store).upToDate(
                       head, at: target, manifest: head.plannedWith.flatMap { inputs.digest(definitionFiles: $0.files) })
