@@ -17,16 +17,17 @@ pkg-config --exists yaml-0.1 || { say "libyaml is missing (Debian: apt-get insta
 
 # --- Build ---------------------------------------------------------------------------------------
 say "building (release; this takes minutes on a busy machine)"
-swift build --package-path "$root" -c release --static-swift-stdlib --product milepost >&2
-static="$(swift build --package-path "$root" -c release --static-swift-stdlib --show-bin-path)/milepost"
+swift build --package-path "$root" -c release --static-swift-stdlib --traits OpenTelemetry --product milepost >&2
+static="$(swift build --package-path "$root" -c release --static-swift-stdlib --traits OpenTelemetry --show-bin-path)/milepost"
 swift build --package-path "$here" -c release --product milepost-bench >&2
 bench="$(swift build --package-path "$here" -c release --show-bin-path)/milepost-bench"
 gcc -O2 -o "$work/state_floor" "$here/c/state_floor.c"
 # shellcheck disable=SC2046
 gcc -O2 -o "$work/yaml_floor" "$here/c/yaml_floor.c" $(pkg-config --cflags --libs yaml-0.1)
-# Reference rows: what any static Swift program pays, built the way milepost is.
-swiftc -O -static-stdlib -o "$work/swift_hello" "$here/reference/hello.swift" >&2
-swiftc -O -static-stdlib -o "$work/swift_decode_state" "$here/reference/decode_state.swift" >&2
+# Reference rows: what any static Swift program pays, built the way milepost is (libstdc++
+# linked statically through scripts/link, as Package.swift does).
+swiftc -O -static-stdlib -L "$root/scripts/link" -o "$work/swift_hello" "$here/reference/hello.swift" >&2
+swiftc -O -static-stdlib -L "$root/scripts/link" -o "$work/swift_decode_state" "$here/reference/decode_state.swift" >&2
 
 # --- Helpers -------------------------------------------------------------------------------------
 get() { awk -v key="$1" '$1 == key { print $2 }'; }                       # get KEY < "key value" lines
