@@ -8,7 +8,7 @@ struct Composer {
 
     private var nodes: [RawNode] = []
     private var children: [UInt32] = []
-    private var bytes: [UInt8] = []
+    private var scalars: ScalarBytes
     /// Children of the open collections, innermost last; moved to `children` at each END.
     private var pending: [UInt32] = []
     /// For each entry of `pending`: the alias and merge uses it was reached through (usually none).
@@ -44,26 +44,27 @@ struct Composer {
     init(input: [UInt8], limits: YAMLLimits) {
         self.input = input
         self.limits = limits
+        self.scalars = ScalarBytes(source: input)
     }
 
     // MARK: - Entry point
 
     /// Composes the single document of `input`; the storage and root, or every error found.
     mutating func compose() -> Result<(YAMLStorage, root: Int?), YAMLErrors> {
-        // Offsets are stored as UInt32; scalars can be up to 1.5× their source (`\L` → 3 bytes).
-        let maxBytes = min(limits.maxDocumentBytes, Int(Int32.max))
+        // Offsets are stored as UInt32 and run over the source and the copied scalars after it, which
+        // can be up to 1.5× the source (`\L` → 3 bytes): 2.5× the source at most.
+        let maxBytes = min(limits.maxDocumentBytes, Int(UInt32.max) / 5 * 2)
         if input.count > maxBytes {
             let message = "the document is \(input.count) bytes, more than the limit of \(maxBytes) bytes"
             return .failure(YAMLErrors([YAMLError(message, at: nil)]))
         }
         if !input.isEmpty {
-            bytes.reserveCapacity(input.count)
             do { try runEventLoop() } catch { checkOpenMappings() }
         }
         if !errors.isEmpty {
             return .failure(YAMLErrors(errors.sorted(by: Self.sourceOrder)))
         }
-        let storage = YAMLStorage(nodes: nodes, children: children, bytes: bytes, uses: childUses)
+        let storage = YAMLStorage(nodes: nodes, children: children, scalars: scalars, uses: childUses)
         return .success((storage, root.map(Int.init)))
     }
 
@@ -93,15 +94,15 @@ struct Composer {
                     throw Stop()
                 }
                 defer { yaml_event_delete(&event) }
-                done = try handle(&event)
+                done = try handle(&event, in: buffer)
             }
         }
     }
 
     // MARK: - Events
 
-    /// Handles one event; true at the end of the stream.
-    private mutating func handle(_ event: inout yaml_event_t) throws(Stop) -> Bool {
+    /// Handles one event of the source in `buffer`; true at the end of the stream.
+    private mutating func handle(_ event: inout yaml_event_t, in buffer: UnsafeBufferPointer<UInt8>) throws(Stop) -> Bool {
         let location = Self.location(event.start_mark)
         switch event.type {
         case YAML_STREAM_END_EVENT:
@@ -116,10 +117,8 @@ struct Composer {
             let scalar = event.data.scalar
             let length = scalar.length
             let style = Self.style(scalar.style)
-            let start = UInt32(bytes.count)
-            if length > 0, let value = scalar.value {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: value, count: length))
-            }
+            let start = scalars.append(
+                UnsafeBufferPointer(start: scalar.value, count: length), at: Self.verbatimOffset(event.start_mark, style), in: buffer)
             let index = appendNode(.scalar, style: style, at: location, start: start, count: UInt32(length))
             nodes[Int(index)].tag = tag(scalar.tag, for: index, at: location)
             attach(index, nodes: 1, bytes: length, uses: [])
@@ -264,12 +263,12 @@ struct Composer {
     private func isMergeKey(_ index: Int) -> Bool {
         let node = nodes[index]
         return node.kind == .scalar && node.style == .plain && node.tag == .none && node.count == 2
-            && bytes[Int(node.start)] == UInt8(ascii: "<") && bytes[Int(node.start) + 1] == UInt8(ascii: "<")
+            && scalars.withBytes(node.start, node.count) { $0[0] == UInt8(ascii: "<") && $0[1] == UInt8(ascii: "<") }
     }
 
     private func scalarBytes(_ index: Int) -> [UInt8] {
         let node = nodes[index]
-        return Array(bytes[Int(node.start)..<Int(node.start + node.count)])
+        return scalars.withBytes(node.start, node.count) { Array($0) }
     }
 
     // MARK: - Nodes
@@ -298,7 +297,7 @@ struct Composer {
 
     /// Stands in for an alias that cannot be resolved, so composition goes on to find more errors.
     private mutating func attachPlaceholder(at location: SourceLocation) {
-        let index = appendNode(.scalar, style: .plain, at: location, start: UInt32(bytes.count), count: 0)
+        let index = appendNode(.scalar, style: .plain, at: location, start: 0, count: 0)
         attach(index, nodes: 1, bytes: 0, uses: [])
     }
 
@@ -318,14 +317,14 @@ struct Composer {
         }
         guard keyScratch.count > 1 else { return }
         // Sort by text, then node index (source order): the first of a run is the first definition.
-        let (nodes, bytes) = (self.nodes, self.bytes)
+        let (nodes, scalars) = (self.nodes, self.scalars)
         keyScratch.sort { a, b in
-            let order = YAMLStorage.compare(bytes, nodes[a], nodes[b])
+            let order = scalars.compare(nodes[a], nodes[b])
             return order != 0 ? order < 0 : a < b
         }
         var first = keyScratch[0]
         for key in keyScratch.dropFirst() {
-            if YAMLStorage.compare(bytes, nodes[first], nodes[key]) != 0 {
+            if scalars.compare(nodes[first], nodes[key]) != 0 {
                 first = key
                 continue
             }
@@ -381,10 +380,7 @@ struct Composer {
         }
         if kind == .scalar {
             let node = nodes[Int(index)]
-            let valid = bytes.withUnsafeBufferPointer { all in
-                CoreScalar.resolve(
-                    UnsafeBufferPointer(rebasing: all[Int(node.start)..<Int(node.start + node.count)]), taggedAs: coreTag) != nil
-            }
+            let valid = scalars.withBytes(node.start, node.count) { CoreScalar.resolve($0, taggedAs: coreTag) != nil }
             if !valid {
                 errors.append(YAMLError("'\(text(of: Int(index)))' is not a valid \(shorthand)", at: location))
             }
@@ -398,7 +394,7 @@ struct Composer {
 
     private func text(of index: Int) -> String {
         let node = nodes[index]
-        return String(decoding: bytes[Int(node.start)..<Int(node.start + node.count)], as: UTF8.self)
+        return scalars.withBytes(node.start, node.count) { String(decoding: $0, as: UTF8.self) }
     }
 
     private func location(of index: Int) -> SourceLocation {
@@ -407,6 +403,17 @@ struct Composer {
 
     static func location(_ mark: yaml_mark_t) -> SourceLocation {
         SourceLocation(line: mark.line + 1, column: mark.column + 1)
+    }
+
+    /// Where a plain or quoted scalar's value would be in the source if written verbatim: at its
+    /// start mark, after the opening quote. libyaml counts the mark in characters, which are bytes
+    /// up to the first non-ASCII one; `ScalarBytes.append` checks the bytes are there.
+    private static func verbatimOffset(_ mark: yaml_mark_t, _ style: YAMLNode.ScalarStyle) -> Int? {
+        switch style {
+        case .plain: mark.index
+        case .singleQuoted, .doubleQuoted: mark.index + 1
+        case .literal, .folded: nil
+        }
     }
 
     private static func name(_ anchor: UnsafeMutablePointer<yaml_char_t>?) -> String? {

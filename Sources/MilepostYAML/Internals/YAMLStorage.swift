@@ -18,7 +18,7 @@ enum CoreTag: UInt8, Sendable {
     }
 }
 
-/// One node, 20 bytes. `start`/`count` index the shared scalar-byte buffer for a scalar and
+/// One node, 20 bytes. `start`/`count` index the document's `ScalarBytes` for a scalar and
 /// the shared child array for a collection (a mapping's children are key, value, key, value…).
 struct RawNode: Sendable {
     var kind: YAMLNode.Kind
@@ -41,14 +41,14 @@ struct AliasUse: Sendable, Hashable {
 final class YAMLStorage: Sendable {
     let nodes: [RawNode]
     let children: [UInt32]
-    let bytes: [UInt8]
+    let scalars: ScalarBytes
     /// The alias and merge uses of the entries of `children` that came through any, by position.
     let uses: [UInt32: [AliasUse]]
 
-    init(nodes: [RawNode], children: [UInt32], bytes: [UInt8], uses: [UInt32: [AliasUse]]) {
+    init(nodes: [RawNode], children: [UInt32], scalars: ScalarBytes, uses: [UInt32: [AliasUse]]) {
         self.nodes = nodes
         self.children = children
-        self.bytes = bytes
+        self.scalars = scalars
         self.uses = uses
     }
 
@@ -56,9 +56,7 @@ final class YAMLStorage: Sendable {
     func withScalarBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let node = nodes[index]
         guard node.kind == .scalar else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try bytes.withUnsafeBufferPointer { all in
-            try body(UnsafeBufferPointer(rebasing: all[Int(node.start)..<Int(node.start + node.count)]))
-        }
+        return try scalars.withBytes(node.start, node.count, body)
     }
 
     /// The scalar text of node `index`.
@@ -68,26 +66,6 @@ final class YAMLStorage: Sendable {
 
     /// Orders scalar nodes by the bytes of their text.
     func compareText(_ a: Int, _ b: Int) -> Int {
-        Self.compare(bytes, nodes[a], nodes[b])
-    }
-
-    /// Orders two scalar nodes of `bytes` by the bytes of their text.
-    static func compare(_ bytes: [UInt8], _ a: RawNode, _ b: RawNode) -> Int {
-        bytes.withUnsafeBufferPointer { all in
-            let base = all.baseAddress
-            let common = Int(min(a.count, b.count))
-            if common > 0, let base {
-                let order = memcmpBytes(base + Int(a.start), base + Int(b.start), common)
-                if order != 0 { return order }
-            }
-            return Int(a.count) - Int(b.count)
-        }
-    }
-
-    private static func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
-        for i in 0..<count where a[i] != b[i] {
-            return Int(a[i]) - Int(b[i])
-        }
-        return 0
+        scalars.compare(nodes[a], nodes[b])
     }
 }
