@@ -19,11 +19,15 @@ final class NodeDecoder: Decoder {
 
     // MARK: - Decoding a value
 
-    /// Decodes `type` from `node`: scalars natively, everything else through its `init(from:)`.
+    /// Decodes `type` from `node`: scalars, arrays and string-keyed dictionaries natively
+    /// (`ScalarDecoding`, `NodeCollectionDecodable`), everything else through its `init(from:)`.
     static func decode<T: Decodable>(
         _ type: T.Type, from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
     ) throws -> T {
-        try ScalarDecoding.decode(type, from: node, at: path, strings: strings) {
+        try ScalarDecoding.decode(type, from: node, at: path, strings: strings) { shape in
+            if shape == .collection, let collection = type as? any NodeCollectionDecodable.Type {
+                return try collection.decode(from: node, at: path, strings: strings) as! T
+            }
             let decoder = NodeDecoder(node: node, codingPath: path, strings: strings)
             do {
                 let value = try T(from: decoder)
