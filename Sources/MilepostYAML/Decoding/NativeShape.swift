@@ -12,16 +12,20 @@ enum NativeShape: Sendable {
     /// Anything else: decoded by its `init(from:)` (or natively by `ScalarDecoding`).
     case structured
 
-    private static let known = Mutex<[ObjectIdentifier: NativeShape]>([:])
+    /// Searched in order: a program decodes a few dozen types at most, and comparing them costs
+    /// less than hashing one.
+    private static let known = Mutex<[(type: ObjectIdentifier, shape: NativeShape)]>([])
 
     static func of(_ type: Any.Type) -> NativeShape {
         let key = ObjectIdentifier(type)
-        if let shape = known.withLock({ $0[key] }) { return shape }
+        if let shape = known.withLock({ known in known.first { $0.type == key }?.shape }) { return shape }
         let shape: NativeShape =
             if type is any FixedWidthInteger.Type || type is any BinaryFloatingPoint.Type { .numeric }
             else if type is any NodeCollectionDecodable.Type { .collection }
             else { .structured }
-        known.withLock { $0[key] = shape }
+        known.withLock { known in
+            if !known.contains(where: { $0.type == key }) { known.append((key, shape)) }
+        }
         return shape
     }
 }

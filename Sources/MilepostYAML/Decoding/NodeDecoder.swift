@@ -50,7 +50,7 @@ final class NodeDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueNodeContainer(node: node, codingPath: codingPath, strings: strings)
+        SingleValueNodeContainer(owner: self)
     }
 
     // MARK: - Unknown keys
@@ -70,6 +70,7 @@ final class NodeDecoder: Decoder {
 
     /// Throws for the first (in source order) mapping key that no container asked for.
     private func checkUnknownKeys() throws {
+        guard !usages.isEmpty else { return }
         let unknown = usages.compactMap { usage in usage.firstUnrequestedKey().map { (usage, $0) } }
         guard let (usage, key) = unknown.min(by: { $0.1.location < $1.1.location }) else { return }
         throw usage.unknownKeyError(key)
