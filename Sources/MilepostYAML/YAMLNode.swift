@@ -74,8 +74,13 @@ public struct YAMLNode: Sendable {
         return storage.withScalarBytes(index) { CoreScalar.resolve($0, taggedAs: raw.tag) ?? .string }
     }
 
-    /// Whether this is a null scalar (`~`, `null`, empty plain, or tagged `!!null`).
-    var isNull: Bool { kind == .scalar && core == .null }
+    /// Whether this is a null scalar (`~`, `null`, empty plain, or tagged `!!null`): `core == .null`,
+    /// comparing the text with the null forms only.
+    var isNull: Bool {
+        let raw = raw
+        guard raw.kind == .scalar, raw.tag == .none ? raw.style == .plain : raw.tag == .null else { return false }
+        return storage.withScalarBytes(index, CoreScalar.isNull)
+    }
 
     // MARK: - Collections
 

@@ -28,6 +28,7 @@ struct ManifestDecoder {
     /// Decodes `with:`, substituting `${…}` (see `ManifestVariables`).
     let parameterDecoder: YAMLNodeDecoder
     private(set) var diagnostics: [Diagnostic] = []
+    private var parameterConformances = ParameterConformances()
 
     init(file: String, registry: StepRegistry, variables: ManifestVariables?) {
         self.file = file
@@ -172,13 +173,15 @@ struct ManifestDecoder {
                 notes: error.notes))
             return nil
         }
-        for warning in (parameters as? any ParameterWarnings)?.warnings ?? [] {
+        let adopted = parameterConformances.of(definition.parametersType)
+        let warnings = adopted.warnings ? (parameters as? any ParameterWarnings)?.warnings ?? [] : []
+        for warning in warnings {
             diagnostics.append(Diagnostic(
                 .warning, "step '\(name)': \(warning)", file: file, at: fields.with?.location ?? nameLocation))
         }
         guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
-        let files = (parameters as? any DefinitionFileParameters)?.definitionFiles
-            .map { DefinitionFile(name: $0, directory: directory) } ?? []
+        let fileNames = adopted.definitionFiles ? (parameters as? any DefinitionFileParameters)?.definitionFiles ?? [] : []
+        let files = fileNames.map { DefinitionFile(name: $0, directory: directory) }
         let unsetVariables = uses.uses(since: mark).compactMap { use -> Diagnostic? in
             guard case .unset(let message) = use.outcome else { return nil }
             return Diagnostic(.error, "step '\(name)': \(message)", file: file, at: use.location)

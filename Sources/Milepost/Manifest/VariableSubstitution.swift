@@ -1,3 +1,4 @@
+import MilepostSystem
 import MilepostYAML
 
 /// `${NAME}`, `${NAME:-default}` and `${NAME:?message}` in the `with:` strings of a manifest, the
@@ -92,7 +93,7 @@ enum VariableSubstitution {
     /// text. The value of each `${secret:NAME}` substituted goes into `secrets`.
     static func transform(_ variables: ManifestVariables?, secrets: SecretValues, uses: VariableUses) -> YAMLNodeDecoder.StringTransform {
         { text, node throws(YAMLError) in
-            guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
+            guard text.containsUTF8(UInt8(ascii: "$")) else { return text }
             do throws(Problem) {
                 let pieces = try parse(text, declared: uses.declared)
                 var result = ""

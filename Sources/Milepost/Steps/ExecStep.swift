@@ -34,7 +34,7 @@ enum ExecStep {
             init(from decoder: any Decoder) throws {
                 let container = try decoder.singleValueContainer()
                 text = try container.decode(String.self)
-                guard !text.utf8.contains(0) else {
+                guard !text.containsUTF8(0) else {
                     throw DecodingError.dataCorruptedError(
                         in: container, debugDescription: "an argument cannot contain a NUL character (it would be cut short)")
                 }
@@ -52,9 +52,9 @@ enum ExecStep {
                 let name = decoder.codingPath.last?.stringValue ?? ""
                 let problem: String? =
                     if name.isEmpty { "an environment variable needs a name" }
-                    else if name.utf8.contains(UInt8(ascii: "=")) { "the variable name '\(name)' cannot contain '='" }
-                    else if name.utf8.contains(0) { "a variable name cannot contain a NUL character" }
-                    else if value.utf8.contains(0) { "the value of '\(name)' cannot contain a NUL character (it would be cut short)" }
+                    else if name.containsUTF8(UInt8(ascii: "=")) { "the variable name '\(name)' cannot contain '='" }
+                    else if name.containsUTF8(0) { "a variable name cannot contain a NUL character" }
+                    else if value.containsUTF8(0) { "the value of '\(name)' cannot contain a NUL character (it would be cut short)" }
                     else { nil }
                 if let problem { throw DecodingError.dataCorruptedError(in: container, debugDescription: problem) }
             }

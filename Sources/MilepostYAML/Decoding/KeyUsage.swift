@@ -9,8 +9,7 @@ final class KeyUsage {
     private var requested: [String] = []
     /// Whether pair `n` of the mapping was asked for.
     private var asked: [Bool]
-    /// The last pair found, where the next lookup starts: `decodeIfPresent` asks for one key up to
-    /// three times, and types mostly ask for keys in source order.
+    /// The last pair found, where the next lookup starts: types mostly ask for keys in source order.
     private var lastPair = 0
 
     init(mapping: YAMLNode, path: [any CodingKey]) {

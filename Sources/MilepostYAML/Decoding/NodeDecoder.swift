@@ -19,11 +19,15 @@ final class NodeDecoder: Decoder {
 
     // MARK: - Decoding a value
 
-    /// Decodes `type` from `node`: scalars natively, everything else through its `init(from:)`.
+    /// Decodes `type` from `node`: scalars, arrays and string-keyed dictionaries natively
+    /// (`ScalarDecoding`, `NodeCollectionDecodable`), everything else through its `init(from:)`.
     static func decode<T: Decodable>(
         _ type: T.Type, from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
     ) throws -> T {
-        try ScalarDecoding.decode(type, from: node, at: path, strings: strings) {
+        try ScalarDecoding.decode(type, from: node, at: path, strings: strings) { shape in
+            if shape == .collection, let collection = type as? any NodeCollectionDecodable.Type {
+                return try collection.decode(from: node, at: path, strings: strings) as! T
+            }
             let decoder = NodeDecoder(node: node, codingPath: path, strings: strings)
             do {
                 let value = try T(from: decoder)
@@ -46,7 +50,7 @@ final class NodeDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueNodeContainer(node: node, codingPath: codingPath, strings: strings)
+        SingleValueNodeContainer(owner: self)
     }
 
     // MARK: - Unknown keys
@@ -66,6 +70,7 @@ final class NodeDecoder: Decoder {
 
     /// Throws for the first (in source order) mapping key that no container asked for.
     private func checkUnknownKeys() throws {
+        guard !usages.isEmpty else { return }
         let unknown = usages.compactMap { usage in usage.firstUnrequestedKey().map { (usage, $0) } }
         guard let (usage, key) = unknown.min(by: { $0.1.location < $1.1.location }) else { return }
         throw usage.unknownKeyError(key)

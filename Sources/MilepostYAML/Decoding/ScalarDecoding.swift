@@ -1,15 +1,14 @@
 import MilepostSystem
-import Synchronization
 
 /// The types decoded straight from scalars: `String` from any non-null scalar's text; `Bool`,
 /// integers and floating-point numbers from their core-schema values; `Duration` from `DurationText`.
 enum ScalarDecoding {
-    /// The value decoded natively, or what `otherwise` decodes when `T` is not decoded natively: a
-    /// closure rather than an optional result, since `Optional<T>` of the unspecialised `T` this
-    /// runs with is a metadata lookup in the runtime on every call.
+    /// The value decoded natively, or what `otherwise` decodes (given the type's shape) when `T` is
+    /// not decoded natively: a closure rather than an optional result, since `Optional<T>` of the
+    /// unspecialised `T` this runs with is a metadata lookup in the runtime on every call.
     static func decode<T>(
         _ type: T.Type, from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?,
-        otherwise: () throws -> T
+        otherwise: (NativeShape) throws -> T
     ) throws -> T {
         switch type {
         case is String.Type:
@@ -23,27 +22,15 @@ enum ScalarDecoding {
             }
         case is Bool.Type: return try bool(node, at: path) as! T
         case is Duration.Type: return try duration(node, at: path) as! T
-        case _ where !isNumeric(type): return try otherwise()
+        default: break
+        }
+        let shape = NativeShape.of(type)
+        guard shape == .numeric else { return try otherwise(shape) }
+        switch type {
         case let integer as any FixedWidthInteger.Type: return try self.integer(integer, node, at: path) as! T
         case let number as any BinaryFloatingPoint.Type: return try self.number(number, node, at: path) as! T
-        default: return try otherwise()
+        default: return try otherwise(shape)
         }
-    }
-
-    // MARK: - Numeric types
-
-    /// Whether each type asked about is an integer or floating-point type, by type. The casts to
-    /// `any FixedWidthInteger.Type` and `any BinaryFloatingPoint.Type` are conformance lookups in
-    /// the runtime, and every structured value decoded (parameters, arrays, dictionaries, their
-    /// elements) would otherwise pay both each time.
-    private static let numericTypes = Mutex<[ObjectIdentifier: Bool]>([:])
-
-    private static func isNumeric(_ type: Any.Type) -> Bool {
-        let key = ObjectIdentifier(type)
-        if let known = numericTypes.withLock({ $0[key] }) { return known }
-        let numeric = type is any FixedWidthInteger.Type || type is any BinaryFloatingPoint.Type
-        numericTypes.withLock { $0[key] = numeric }
-        return numeric
     }
 
     // MARK: - Text

@@ -1,13 +1,14 @@
-/// A single-value container: the node itself.
+/// A single-value container: its decoder's node. It holds only the decoder, so that it fits in
+/// the inline buffer of `any SingleValueDecodingContainer` instead of a box allocated per value.
 struct SingleValueNodeContainer: SingleValueDecodingContainer {
-    let node: YAMLNode?
-    let codingPath: [any CodingKey]
-    let strings: YAMLNodeDecoder.StringTransform?
+    let owner: NodeDecoder
 
-    func decodeNil() -> Bool { node?.isNull ?? true }
+    var codingPath: [any CodingKey] { owner.codingPath }
+
+    func decodeNil() -> Bool { owner.node?.isNull ?? true }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try NodeDecoder.decode(type, from: node, at: codingPath, strings: strings)
+        try NodeDecoder.decode(type, from: owner.node, at: owner.codingPath, strings: owner.strings)
     }
 
     func decode(_ type: Bool.Type) throws -> Bool { try decode(type, ()) }

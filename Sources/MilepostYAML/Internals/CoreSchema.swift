@@ -32,6 +32,11 @@ enum CoreScalar: Equatable {
         }
     }
 
+    /// Whether `text` is one of the null forms (`~`, `null`, `Null`, `NULL`, empty).
+    static func isNull(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        null(text) != nil
+    }
+
     private static func asFloat(_ value: CoreScalar) -> CoreScalar {
         if case .int(let int) = value { return .float(Double(int)) }
         return value
