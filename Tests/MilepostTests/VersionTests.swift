@@ -8,6 +8,10 @@ import Testing
         ("1.0.0-rc.1", "1.0.0-beta.11"), ("1.0.0-beta.11", "1.0.0-beta.2"), ("1.0.0-beta", "1.0.0-alpha.1"),
         ("1.0.0-alpha.1", "1.0.0-alpha"), ("1.0.0-alpha.beta", "1.0.0-alpha.1"), ("20261121.4", "20261121.3"),
         ("v2.10.3", "2.10.2"), ("2.1-rc.1", "2.0.9"), ("1.0.0-1a", "1.0.0-2"),
+        // Around the 18 digits `<` compares as integers, and past them as digit strings.
+        ("1000000000000000000", "999999999999999999"), ("1.1000000000000000000", "1.999999999999999999.9"),
+        ("2.99999999999999999999", "2.99999999999999999998"), ("999999999999999999.1", "999999999999999999"),
+        ("1.18446744073709551616", "1.18446744073709551615"),
     ])
     func ordersNumerically(greater: String, lesser: String) throws {
         let (high, low) = (try Version(parsing: greater), try Version(parsing: lesser))

@@ -13,13 +13,16 @@ extension StoredState {
     }
 
     /// The in-progress (running or interrupted) mark of step `id`, in its slot or set aside.
+    /// Builds no array: the planner asks for every step of the manifest.
     public func interruptedMark(of id: String) -> InProgressStep? {
-        interruptedMarks.first { $0.id == id }
+        if let inProgress, inProgress.id == id { return inProgress }
+        return setAside.lazy.compactMap(\.interrupted).first { $0.id == id }
     }
 
-    /// The recorded failure of step `id`, in its slot or set aside.
+    /// The recorded failure of step `id`, in its slot or set aside (as `interruptedMark(of:)`).
     public func failure(of id: String) -> FailedStep? {
-        failures.first { $0.id == id }
+        if let failed, failed.id == id { return failed }
+        return setAside.lazy.compactMap(\.failure).first { $0.id == id }
     }
 
     /// Marks `mark`'s step in progress. Another step's mark in the slot is set aside, and the
