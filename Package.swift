@@ -16,7 +16,10 @@ let exportNoSymbols: LinkerSetting = .unsafeFlags(["-Xlinker", "--no-export-dyna
 // needs, instead of loading libstdc++.so.6: binding that library's symbols was 1.3 M of the no-op
 // run's 4.5 M instructions (docs/performance.md). swiftc's own link arguments name `-lstdc++` and
 // no flag can change that, so a directory searched first holds a `libstdc++.so` that is a linker
-// script naming the archive. Builds with the dynamic Swift runtime do not name `-lstdc++`.
+// script naming the archive. The host building the static binaries needs libstdc++.a (Debian and
+// Ubuntu: libstdc++-N-dev, which the Swift toolchain already requires; Fedora/RHEL:
+// libstdc++-static). Builds with the dynamic Swift runtime do not name `-lstdc++` (no target has
+// C++ sources or C++ interop), so there the script is never read.
 let staticLibStdCxx: LinkerSetting = .unsafeFlags(["-L", Context.packageDirectory + "/scripts/link"], .when(platforms: [.linux]))
 
 let package = Package(

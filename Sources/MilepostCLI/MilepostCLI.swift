@@ -27,7 +27,7 @@ public enum MilepostCLI {
     /// Parses the process arguments, runs the command with `registry`, and exits with its code.
     /// - parameters:
     ///   - registry: the steps manifests may name; `.standard` has the built-in `exec`, `StepRegistry()` none.
-    ///     Evaluated only when a command needs it, not for an up-to-date `run` (`PreStart`).
+    ///     Evaluated once, unless `PreStart` answers an up-to-date `run` without it.
     ///   - store: opens the store for a `--store` value; `fileStore` by default.
     ///   - storeSchemes: the URL schemes `store` opens (lowercase, without `://`). A `--store` value
     ///     that starts with any other scheme (`mongodb://…`, `x:`) is refused with exit 64 before `store`

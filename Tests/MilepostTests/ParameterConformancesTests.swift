@@ -42,4 +42,23 @@ import Testing
         #expect(manifest.warnings.map(\.message) == ["step 'warned': 'b' is large", "step 'warned': 'c' is large"])
         #expect(manifest.steps.map { $0.definitionFiles.map(\.name) } == [[], [], [], ["one.sql"], ["two.sql"]])
     }
+
+    /// Parameters registered as an `Optional`: the type adopts neither protocol, its values may,
+    /// and get their warnings and files as when every value was cast.
+    @Test func optionalParametersAreStillCast() throws {
+        var conformances = ParameterConformances()
+        let optional = conformances.of(Warned?.self)
+        #expect(optional.warnings && optional.definitionFiles)
+        var registry = StepRegistry()
+        registry.register("warned", parameters: Warned?.self) { _ in }
+        registry.register("filed", parameters: Filed?.self) { _ in }
+        let manifest = try Manifest.parse(ManifestSource(path: "/m/m.yaml", bytes: Array("""
+            migrations:
+              1.1:
+                - {name: warned, id: w, with: {table: b}}
+                - {name: filed, id: f, with: {file: one.sql}}
+            """.utf8)), registry: registry)
+        #expect(manifest.warnings.map(\.message) == ["step 'warned': 'b' is large"])
+        #expect(manifest.steps.map { $0.definitionFiles.map(\.name) } == [[], ["one.sql"]])
+    }
 }

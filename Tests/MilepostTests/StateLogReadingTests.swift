@@ -73,6 +73,32 @@ import Testing
         await locked.release()
     }
 
+    /// A complete last line is a commit for the fast path only when the full decoder takes it as
+    /// one: with `journal_offset` and an array of `records` beside the state. Otherwise the fast
+    /// path declines and `readState` takes the commit before it, as the replay would.
+    @Test(arguments: [
+        (change: "none", version: "3.0"), (change: "no journal_offset", version: nil),
+        (change: "records not an array", version: nil),
+    ] as [(change: String, version: String?)])
+    func aLastLineIsACommitOnlyWithAllItsFields(change: String, version: String?) async throws {
+        let locked = try await commitTwice()
+        let log = try Data(contentsOf: URL(fileURLWithPath: logPath))
+        let last = try #require(log.split(separator: UInt8(ascii: "\n")).last)
+        var entry = try #require(try JSONSerialization.jsonObject(with: Data(last)) as? [String: Any])
+        var state = try #require(entry["state"] as? [String: Any])
+        state["version"] = "3.0"
+        entry["state"] = state
+        switch change {
+        case "no journal_offset": entry["journal_offset"] = nil
+        case "records not an array": entry["records"] = "none"
+        default: break
+        }
+        try append(String(decoding: try JSONSerialization.data(withJSONObject: entry), as: UTF8.self) + "\n")
+        #expect(try store.readStateHeadSynchronously()?.version == version.flatMap(Version.init))
+        #expect(try await store.readState()?.version == Version(version ?? "2.0"))
+        await locked.release()
+    }
+
     /// A log whose only line is torn holds no commit: the fast path declines, `readState` reads
     /// `state.json`.
     @Test func aLogWithoutACompleteLineHoldsNoCommit() async throws {

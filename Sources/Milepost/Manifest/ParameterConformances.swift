@@ -9,12 +9,21 @@ struct ParameterConformances {
 
     private var known: [ObjectIdentifier: Adopted] = [:]
 
+    /// Whether values of `type` may adopt each protocol: false only when none can, so that their
+    /// cast is skipped. An `Optional` type may (a cast of its value looks through it, a check of
+    /// the type does not), so its values are still cast.
     mutating func of(_ type: Any.Type) -> Adopted {
         let key = ObjectIdentifier(type)
         if let adopted = known[key] { return adopted }
+        let optional = type is any OptionalParameters.Type
         let adopted = Adopted(
-            warnings: type is any ParameterWarnings.Type, definitionFiles: type is any DefinitionFileParameters.Type)
+            warnings: optional || type is any ParameterWarnings.Type,
+            definitionFiles: optional || type is any DefinitionFileParameters.Type)
         known[key] = adopted
         return adopted
     }
 }
+
+/// Marks `Optional`, for `ParameterConformances`.
+private protocol OptionalParameters {}
+extension Optional: OptionalParameters {}

@@ -73,10 +73,13 @@ private struct StateHeadScanner {
         return index == bytes.count ? head : nil
     }
 
-    /// A `state.log` line: an object with exactly one `state` key, whose value `scanState()`
-    /// takes; the other keys' values are checked for syntax and skipped.
+    /// A `state.log` line (`StateLog.Entry`): an object with `journal_offset` (an integer),
+    /// `records` (an array, its syntax checked) and `state`, which `scanState()` takes, each once;
+    /// other keys are checked for syntax and skipped. A line the full decoder would not take as a
+    /// commit must not answer here either.
     mutating func scanLogEntry() -> StoredStateHead? {
         var head: StoredStateHead?
+        var (hasOffset, hasRecords) = (false, false)
         guard take(UInt8(ascii: "{")) else { return nil }
         repeat {
             skipSpace()
@@ -84,15 +87,22 @@ private struct StateHeadScanner {
             skipSpace()
             guard take(UInt8(ascii: ":")) else { return nil }
             skipSpace()
-            if key == "state" {
+            switch key {
+            case "state":
                 guard head == nil, let state = scanState() else { return nil }
                 head = state
-            } else {
+            case "journal_offset":
+                guard !hasOffset, digits() > 0 else { return nil }
+                hasOffset = true
+            case "records":
+                guard !hasRecords, peek == UInt8(ascii: "["), skipValue(depth: 0) else { return nil }
+                hasRecords = true
+            default:
                 guard skipValue(depth: 0) else { return nil }
             }
             skipSpace()
         } while take(UInt8(ascii: ","))
-        guard take(UInt8(ascii: "}")) else { return nil }
+        guard take(UInt8(ascii: "}")), hasOffset, hasRecords else { return nil }
         return head
     }
 
