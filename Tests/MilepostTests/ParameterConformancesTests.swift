@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func eachTypeIsSortedOnce() {
-        var conformances = ParameterConformances()
+        let conformances = ParameterConformances()
         for _ in 0..<2 {
             let plain = conformances.of(Plain.self), warned = conformances.of(Warned.self), filed = conformances.of(Filed.self)
             #expect(!plain.warnings && !plain.definitionFiles)
@@ -46,7 +46,7 @@ import Testing
     /// Parameters registered as an `Optional`: the type adopts neither protocol, its values may,
     /// and get their warnings and files as when every value was cast.
     @Test func optionalParametersAreStillCast() throws {
-        var conformances = ParameterConformances()
+        let conformances = ParameterConformances()
         let optional = conformances.of(Warned?.self)
         #expect(optional.warnings && optional.definitionFiles)
         var registry = StepRegistry()

@@ -28,7 +28,7 @@ struct ManifestDecoder {
     /// Decodes `with:`, substituting `${…}` (see `ManifestVariables`).
     let parameterDecoder: YAMLNodeDecoder
     private(set) var diagnostics: [Diagnostic] = []
-    private var parameterConformances = ParameterConformances()
+    private let parameterConformances = ParameterConformances()
 
     init(file: String, registry: StepRegistry, variables: ManifestVariables?) {
         self.file = file

@@ -1,4 +1,4 @@
-import Synchronization
+import MilepostSystem
 
 /// How the decoder reads a type it is asked for, found once per type: casting to
 /// `any FixedWidthInteger.Type` or `any NodeCollectionDecodable.Type` is a conformance lookup in
@@ -12,20 +12,12 @@ enum NativeShape: Sendable {
     /// Anything else: decoded by its `init(from:)` (or natively by `ScalarDecoding`).
     case structured
 
-    /// Searched in order: a program decodes a few dozen types at most, and comparing them costs
-    /// less than hashing one.
-    private static let known = Mutex<[(type: ObjectIdentifier, shape: NativeShape)]>([])
+    /// The shape of `type`, worked out once per type.
+    static func of(_ type: Any.Type) -> NativeShape { shapes(type) }
 
-    static func of(_ type: Any.Type) -> NativeShape {
-        let key = ObjectIdentifier(type)
-        if let shape = known.withLock({ known in known.first { $0.type == key }?.shape }) { return shape }
-        let shape: NativeShape =
-            if type is any FixedWidthInteger.Type || type is any BinaryFloatingPoint.Type { .numeric }
-            else if type is any NodeCollectionDecodable.Type { .collection }
-            else { .structured }
-        known.withLock { known in
-            if !known.contains(where: { $0.type == key }) { known.append((key, shape)) }
-        }
-        return shape
+    private static let shapes = PerTypeMemo<NativeShape> { type in
+        if type is any FixedWidthInteger.Type || type is any BinaryFloatingPoint.Type { .numeric }
+        else if type is any NodeCollectionDecodable.Type { .collection }
+        else { .structured }
     }
 }
