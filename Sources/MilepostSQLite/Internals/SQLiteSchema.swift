@@ -30,16 +30,13 @@ enum SQLiteSchema {
         }
     }
 
-    /// The state row's JSON; nil when there is no state row (or no table yet).
+    /// The state row's JSON; nil when there is no state row (or no table yet). The table is looked
+    /// for first, as `journal` does: tables are never dropped, so once seen the query finds it.
+    /// Asking after a failed query instead read a world another runner may have changed in between
+    /// (its `CREATE TABLE` landing there), and reported "no such table" for a store just created.
     private static func stateText(on connection: SQLiteConnection) throws(StoreError) -> String? {
-        let rows: [[String?]]
-        do throws(StoreError) {
-            rows = try connection.query("SELECT state FROM \(stateTable) WHERE id = 1")
-        } catch {
-            // The usual cause: no table yet (the database is the application's, or empty).
-            if try !connection.hasTable(stateTable) { return nil }
-            throw error
-        }
+        guard try connection.hasTable(stateTable) else { return nil }
+        let rows = try connection.query("SELECT state FROM \(stateTable) WHERE id = 1")
         guard let row = rows.first else { return nil }
         return row.first.flatMap { $0 } ?? ""
     }
