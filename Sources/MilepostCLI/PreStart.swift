@@ -17,28 +17,58 @@ import MilepostSystem
 /// full path runs.
 enum PreStart {
     /// Options whose value is checked here with the parser's own types; nil means "any value".
-    static let options: [String: (@Sendable (String) -> Bool)?] = [
-        OptionNames.store: nil,
-        OptionNames.manifest: nil,
-        OptionNames.envFile: nil,
-        OptionNames.to: { Version(argument: $0) != nil },
-        OptionNames.maxManifestSize: { ByteCountArgument(argument: $0) != nil },
-        OptionNames.lockTimeout: { DurationText.parse($0) != nil },
-        OptionNames.terminationGrace: { DurationText.parse($0) != nil },
-        OptionNames.progressInterval: { DurationText.parse($0) != nil },
-        OptionNames.format: { ReportFormat(argument: $0) != nil },
-        OptionNames.logLevel: { Logger.Level(argument: $0) != nil },
-        OptionNames.logFormat: { LogFormat(argument: $0) != nil },
+    ///
+    /// These tables and `OptionValues` are arrays searched in place, not sets and dictionaries: the
+    /// first `Set` or `Dictionary` of `String`s makes the runtime check `String: Hashable` by
+    /// scanning every conformance record of the static binary (≈ 0.2 M instructions, a tenth of
+    /// the no-op; docs/performance.md), and a dozen names need no hashing.
+    static let options: [(name: String, check: (@Sendable (String) -> Bool)?)] = [
+        (OptionNames.store, nil),
+        (OptionNames.manifest, nil),
+        (OptionNames.envFile, nil),
+        (OptionNames.to, { Version(argument: $0) != nil }),
+        (OptionNames.maxManifestSize, { ByteCountArgument(argument: $0) != nil }),
+        (OptionNames.lockTimeout, { DurationText.parse($0) != nil }),
+        (OptionNames.terminationGrace, { DurationText.parse($0) != nil }),
+        (OptionNames.progressInterval, { DurationText.parse($0) != nil }),
+        (OptionNames.format, { ReportFormat(argument: $0) != nil }),
+        (OptionNames.logLevel, { Logger.Level(argument: $0) != nil }),
+        (OptionNames.logFormat, { LogFormat(argument: $0) != nil }),
         // Only the pre-start phase: a contract or background run may have steps to run at the stored version.
-        OptionNames.phase: { StepPhase(argument: $0) == .preStart },
+        (OptionNames.phase, { StepPhase(argument: $0) == .preStart }),
     ]
     /// Flags that change nothing when the store is up to date.
-    static let flags: Set<String> = [OptionNames.allowDowngrade]
+    static let flags = [OptionNames.allowDowngrade]
     /// `run`'s options the fast path never takes: with them, a run may do more than say "up to date"
     /// (`--metrics-file` is written by the full path, which records the run's metrics; `--labels`, or
     /// `MILEPOST_LABELS`, may bring in steps an earlier run left out below the stored version;
     /// `--host-store` is a second store to look at).
-    static let declined: Set<String> = [OptionNames.dryRun, OptionNames.metricsFile, OptionNames.labels, OptionNames.hostStore]
+    static let declined = [OptionNames.dryRun, OptionNames.metricsFile, OptionNames.labels, OptionNames.hostStore]
+
+    /// Every option of `run`, each once: the ones taken, the flags and the ones declined.
+    static var names: [String] { options.map(\.name) + flags + declined }
+
+    /// Whether `value` is one `name` takes: nil when `name` is not an option the fast path knows.
+    private static func accepts(_ name: String, _ value: String) -> Bool? {
+        guard let option = options.first(where: { $0.name == name }) else { return nil }
+        return option.check?(value) ?? true
+    }
+
+    /// Options' values by name, each name at most once.
+    struct OptionValues {
+        private var values: [(name: String, value: String)] = []
+
+        subscript(name: String) -> String? {
+            values.first { $0.name == name }?.value
+        }
+
+        /// Adds `value` for `name`; false, adding nothing, when `name` has a value already.
+        mutating func add(_ value: String, for name: String) -> Bool {
+            guard self[name] == nil else { return false }
+            values.append((name, value))
+            return true
+        }
+    }
 
     /// The exit code of an up-to-date `run`, after printing its outcome; nil to parse normally.
     /// Synchronous on purpose: called on the main thread, it answers before any thread starts.
@@ -76,19 +106,18 @@ enum PreStart {
     /// `values` with, for each option not given as a flag, its environment variable's value
     /// (`Setting.variable`; a boolean flag that is on has the value ""). Nil — the full path — when a
     /// variable is empty or bad (the parser names it) or sets an option the fast path declines.
-    private static func withEnvironment(_ flags: [String: String]) -> [String: String]? {
+    private static func withEnvironment(_ flags: OptionValues) -> OptionValues? {
         var values = flags
-        for name in Set(options.keys).union(Self.flags).union(declined) where values[name] == nil {
+        for name in names where values[name] == nil {
             guard let text = ProcessEnvironment.value(Setting.variable(name)) else { continue }
             guard !text.isEmpty else { return nil }
             if Self.flags.contains(name) || name == OptionNames.dryRun {
                 guard let on = Setting.boolean(text) else { return nil }
                 guard on else { continue }
-                values[name] = ""
+                _ = values.add("", for: name)
             } else {
-                guard let check = options[name] else { return nil }  // --metrics-file, --labels
-                guard check?(text) ?? true else { return nil }
-                values[name] = text
+                guard accepts(name, text) == true else { return nil }  // also --metrics-file, --labels
+                _ = values.add(text, for: name)
             }
             if declined.contains(name) { return nil }
         }
@@ -96,9 +125,9 @@ enum PreStart {
     }
 
     /// `run` followed by known long options (`--name value`, `--name=value`, or a flag), each at most once.
-    private static func parse(_ arguments: [String]) -> [String: String]? {
+    private static func parse(_ arguments: [String]) -> OptionValues? {
         guard arguments.first == "run" else { return nil }
-        var values: [String: String] = [:]
+        var values = OptionValues()
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
             guard argument.hasPrefix("--") else { return nil }
@@ -114,8 +143,8 @@ enum PreStart {
                 guard let next = rest.popFirst(), !next.hasPrefix("-") else { return nil }
                 (name, value) = (String(option), next)
             }
-            let known = flags.contains(name) || options[name].map { $0?(value) ?? true } == true
-            guard known, values.updateValue(value, forKey: name) == nil else { return nil }
+            let known = flags.contains(name) || accepts(name, value) == true
+            guard known, values.add(value, for: name) else { return nil }
         }
         return values
     }

@@ -74,8 +74,17 @@ import Testing
         let parsed = Set(arguments.flatMap { ($0["names"] as? [[String: Any]]) ?? [] }
             .filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String })
             .subtracting(["help", "version"])
-        let fastPath = Set(PreStart.options.keys).union(PreStart.flags)
+        let fastPath = Set(PreStart.options.map(\.name)).union(PreStart.flags)
         #expect(fastPath.isDisjoint(with: PreStart.declined))
         #expect(fastPath.union(PreStart.declined) == parsed)
+        #expect(Set(PreStart.names).count == PreStart.names.count, "an option is listed twice: \(PreStart.names)")
+    }
+
+    /// Each option's variable: `MILEPOST_`, the name in upper case, underscores for dashes.
+    @Test func variablesAreTheNamesInUpperCase() {
+        for name in PreStart.names {
+            #expect(Setting.variable(name) == "MILEPOST_" + name.uppercased().replacingOccurrences(of: "-", with: "_"))
+        }
+        #expect(Setting.variable("lock-timeout") == "MILEPOST_LOCK_TIMEOUT")
     }
 }

@@ -96,14 +96,14 @@ package enum FileCalls {
 
     /// Writes all of `bytes` with `write(2)`, looping on partial writes.
     package static func write(_ descriptor: FileDescriptor, _ bytes: [UInt8], _ path: String) throws(FileCallError) {
-        _ = try calling("write", path) { try descriptor.writeAll(bytes) }
+        try calling("write", path) { try bytes.withUnsafeBytes { try descriptor.writeBytes($0) } }
     }
 
     /// Writes all of `bytes` at `offset` with `pwrite(2)`, looping on partial writes.
     package static func write(
         _ descriptor: FileDescriptor, _ bytes: [UInt8], at offset: Int, _ path: String
     ) throws(FileCallError) {
-        _ = try calling("pwrite", path) { try descriptor.writeAll(toAbsoluteOffset: Int64(offset), bytes) }
+        try calling("pwrite", path) { try bytes.withUnsafeBytes { try descriptor.writeBytes($0, at: Int64(offset)) } }
     }
 
     /// Wraps `ftruncate(2)`.

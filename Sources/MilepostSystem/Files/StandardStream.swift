@@ -36,18 +36,23 @@ package enum StandardStream: Sendable {
     /// line is framed (`isError`: it reports an error); a last line without a newline is ended.
     package func write(_ text: String, isError: Bool = false) {
         guard self == .error, let framing = Self.errorFraming.withLock({ $0 }) else {
-            _ = try? descriptor.writeAll(text.utf8)
+            write(bytesOf: text)
             return
         }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }
         let framed = lines.map { framing(String($0), isError) + "\n" }.joined()
-        _ = try? descriptor.writeAll(framed.utf8)
+        write(bytesOf: framed)
     }
 
     /// Writes `line`, framed already (a log record), as it is.
     package func writeFramed(_ line: String) {
-        _ = try? descriptor.writeAll(line.utf8)
+        write(bytesOf: line)
+    }
+
+    private func write(bytesOf text: String) {
+        var text = text
+        text.withUTF8 { _ = try? descriptor.writeBytes(UnsafeRawBufferPointer($0)) }
     }
 
     /// A stream of bytes (a child's output) copied to stderr: as it arrives, or, on a framed stderr,
@@ -77,7 +82,7 @@ package enum StandardStream: Sendable {
 
     /// Writes all of `bytes`, or as much as the stream takes before it fails.
     package func write(_ bytes: ArraySlice<UInt8>) {
-        _ = try? descriptor.writeAll(bytes)
+        bytes.withUnsafeBytes { _ = try? descriptor.writeBytes($0) }
     }
 
     /// True when the stream is a pipe or a socket: a reader that can go away (`EPIPE`).

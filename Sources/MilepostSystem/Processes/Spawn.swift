@@ -121,7 +121,7 @@ package enum Spawn {
 
         /// Lets the child execute its program. Call once, or `close` instead.
         package func open() {
-            _ = try? parentEnd.writeAll([UInt8(1)])
+            try? [UInt8(1)].withUnsafeBytes { try parentEnd.writeBytes($0) }
             try? parentEnd.close()
         }
 
