@@ -4,21 +4,26 @@ import MilepostSystem
 /// `DefinitionFileParameters`), found once per type (`PerTypeMemo`): casting every step's decoded
 /// parameters is a conformance lookup in the runtime each time (≈ 1.3 k instructions a cast).
 struct ParameterConformances {
-    struct Adopted: Sendable {
-        var warnings: Bool
-        var definitionFiles: Bool
+    struct Adopted: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let warningsBit = Adopted(rawValue: 1)
+        static let definitionFilesBit = Adopted(rawValue: 2)
+
+        var warnings: Bool { contains(.warningsBit) }
+        var definitionFiles: Bool { contains(.definitionFilesBit) }
     }
 
     /// Whether values of `type` may adopt each protocol: false only when none can, so that their
     /// cast is skipped. An `Optional` type may (a cast of its value looks through it, a check of
     /// the type does not), so its values are still cast.
-    func of(_ type: Any.Type) -> Adopted { Self.adopted(type) }
+    func of(_ type: Any.Type) -> Adopted { Adopted(rawValue: Self.adopted(type)) }
 
-    private static let adopted = PerTypeMemo<Adopted> { type in
+    private static let adopted = PerTypeMemo { type in
         let optional = type is any OptionalParameters.Type
-        return Adopted(
-            warnings: optional || type is any ParameterWarnings.Type,
-            definitionFiles: optional || type is any DefinitionFileParameters.Type)
+        var adopted: Adopted = []
+        if optional || type is any ParameterWarnings.Type { adopted.insert(.warningsBit) }
+        if optional || type is any DefinitionFileParameters.Type { adopted.insert(.definitionFilesBit) }
+        return adopted.rawValue
     }
 }
 
