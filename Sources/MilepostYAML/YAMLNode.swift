@@ -29,10 +29,7 @@ public struct YAMLNode: Sendable {
 
     public var kind: Kind { raw.kind }
 
-    public var location: SourceLocation {
-        let raw = raw
-        return SourceLocation(line: Int(raw.line), column: Int(raw.column))
-    }
+    public var location: SourceLocation { storage.location(index) }
 
     /// Where this node was brought in when it is anchored content used elsewhere: one note per alias
     /// (`used here`) or merge key (`merged here`) it was reached through, innermost first. Errors about

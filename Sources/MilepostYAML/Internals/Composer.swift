@@ -15,6 +15,8 @@ struct Composer {
     private var pendingUses: [[AliasUse]] = []
     /// The alias and merge uses of the entries of `children` that came through any, by position.
     private var childUses: [UInt32: [AliasUse]] = [:]
+    /// The columns too large for their node, by node index (see `RawNode`).
+    private var longColumns: [UInt32: Int] = [:]
     private var stack: [Frame] = []
     private var anchors: [String: Anchor] = [:]
     private var keyScratch: [Int] = []
@@ -64,7 +66,7 @@ struct Composer {
         if !errors.isEmpty {
             return .failure(YAMLErrors(errors.sorted(by: Self.sourceOrder)))
         }
-        let storage = YAMLStorage(nodes: nodes, children: children, scalars: scalars, uses: childUses)
+        let storage = YAMLStorage(nodes: nodes, children: children, scalars: scalars, uses: childUses, longColumns: longColumns)
         return .success((storage, root.map(Int.init)))
     }
 
@@ -276,10 +278,10 @@ struct Composer {
     private mutating func appendNode(
         _ kind: YAMLNode.Kind, style: YAMLNode.ScalarStyle, at location: SourceLocation, start: UInt32, count: UInt32
     ) -> UInt32 {
+        let column = UInt32(clamping: location.column)
         nodes.append(RawNode(
-            kind: kind, style: style, tag: .none,
-            line: UInt32(clamping: location.line), column: UInt32(clamping: location.column),
-            start: start, count: count))
+            kind: kind, style: style, tag: .none, line: UInt32(clamping: location.line), column: column, start: start, count: count))
+        if column >= RawNode.longColumn { longColumns[UInt32(nodes.count - 1)] = Int(column) }
         return UInt32(nodes.count - 1)
     }
 
@@ -398,7 +400,7 @@ struct Composer {
     }
 
     private func location(of index: Int) -> SourceLocation {
-        SourceLocation(line: Int(nodes[index].line), column: Int(nodes[index].column))
+        nodes[index].location(index, longColumns: longColumns)
     }
 
     static func location(_ mark: yaml_mark_t) -> SourceLocation {
