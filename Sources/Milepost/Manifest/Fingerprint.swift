@@ -4,7 +4,8 @@ enum Fingerprint {
     /// `parameters` is the canonical text of the entry's `with:` (`YAMLNode.appendCanonicalText`),
     /// empty without one. A step without definition files keeps the fingerprint it had before they
     /// were counted.
-    static func of(name: String, parameters: [UInt8], revision: String?, files: [DefinitionFile] = []) -> String {
+    /// The digest; its text (`FNV1a.hex`) is the fingerprint.
+    static func of(name: String, parameters: [UInt8], revision: String?, files: [DefinitionFile] = []) -> FNV1a {
         var hash = FNV1a()
         hash.add(name.utf8)
         hash.add(CollectionOfOne(0))
@@ -16,7 +17,7 @@ enum Fingerprint {
             hash.addField(Array(file.name.utf8))
             hash.addField(Array((file.digest ?? "unreadable").utf8))
         }
-        return hash.hex
+        return hash
     }
 }
 

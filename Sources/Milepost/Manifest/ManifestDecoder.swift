@@ -29,6 +29,8 @@ struct ManifestDecoder {
     let parameterDecoder: YAMLNodeDecoder
     private(set) var diagnostics: [Diagnostic] = []
     private let parameterConformances = ParameterConformances()
+    /// The definitions steps were resolved to, by step name, each shared by those steps.
+    private var sharedDefinitions: [String: SharedDefinition] = [:]
 
     init(file: String, registry: StepRegistry, variables: ManifestVariables?) {
         self.file = file
@@ -163,6 +165,8 @@ struct ManifestDecoder {
                   notes: suggestion.map { [.init("did you mean '\($0)'?")] } ?? [])
             return nil
         }
+        let shared = sharedDefinitions[name] ?? SharedDefinition(definition)
+        sharedDefinitions[name] = shared
         let mark = uses.count
         let parameters: any Sendable
         do {
@@ -201,7 +205,7 @@ struct ManifestDecoder {
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: canonicalWith, revision: definition.revision, files: files),
-            definitionFiles: files, definition: definition, parameters: parameters, revert: revert, secrets: secrets,
+            definitionFiles: files, definition: shared, parameters: parameters, revert: revert, secrets: secrets,
             unsetVariables: unsetVariables)
     }
 
