@@ -86,6 +86,7 @@ public struct Manifest: Sendable {
         }
         manifest.digest = .of(manifest: source.bytes, envFile: variables?.envFile?.bytes, files: files)
         let uses = decoder.uses.uses(since: 0)
+        decoder.uses.stopRecording()
         var seen: Set<String> = []
         manifest.substitutedVariables = uses.compactMap(\.name).filter { seen.insert("v" + $0).inserted }
         manifest.shellReferences = uses.filter { $0.outcome == .shell }.map(\.written).filter { seen.insert("s" + $0).inserted }

@@ -205,7 +205,7 @@ struct ManifestDecoder {
             location: nameLocation,
             fingerprint: Fingerprint.of(
                 name: name, parameters: canonicalWith, revision: definition.revision, files: files),
-            definitionFiles: files, definition: shared, parameters: parameters, revert: revert, secrets: secrets,
+            definitionFiles: files, definition: shared, with: fields.with, parameterDecoder: parameterDecoder, revert: revert, secrets: secrets,
             unsetVariables: unsetVariables)
     }
 

@@ -55,7 +55,24 @@ public final class ManifestStep: Sendable {
     /// was a quarter of each step's bytes (issue 32, docs/performance.md).
     private let sharedDefinition: SharedDefinition
     var definition: StepDefinition { sharedDefinition.definition }
-    let parameters: any Sendable
+    /// The entry's `with:` and the decoder that read it when the manifest was loaded: a step's
+    /// parameters are decoded again when a run needs them rather than kept for every step (a 1 MiB
+    /// manifest's were 1.3 MB of its load's peak; issue 32, docs/performance.md).
+    private let with: YAMLNode?
+    private let parameterDecoder: YAMLNodeDecoder
+
+    /// The step's parameters, decoded from its `with:` as when the manifest was loaded (the same
+    /// node, variables and decoder; that decoding succeeded, so this one does too).
+    func parameters() throws(YAMLError) -> any Sendable {
+        try definition.decodeParameters(with, parameterDecoder)
+    }
+
+    /// The parameters of a step whose type adopts `StoreBoundParameters`; nil, without decoding
+    /// them, for any other step.
+    var storeBoundParameters: (any StoreBoundParameters)? {
+        guard ParameterConformances().of(definition.parametersType).storeBound else { return nil }
+        return (try? parameters()) as? any StoreBoundParameters
+    }
     /// How `milepost revert` undoes the step; nil when it cannot.
     let revert: StepRevert?
     /// Can be undone by `milepost revert`: it has a revert, registered or in the manifest.
@@ -73,7 +90,8 @@ public final class ManifestStep: Sendable {
         idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil,
         labels: [String] = [], when: StepCondition? = nil, phase: StepPhase = .preStart, scope: StepScope = .fleet,
         location: SourceLocation, fingerprint: FNV1a,
-        definitionFiles: [DefinitionFile] = [], definition: SharedDefinition, parameters: any Sendable, revert: StepRevert? = nil,
+        definitionFiles: [DefinitionFile] = [], definition: SharedDefinition, with: YAMLNode?, parameterDecoder: YAMLNodeDecoder,
+        revert: StepRevert? = nil,
         secrets: SecretValues, unsetVariables: [Diagnostic] = []
     ) {
         self.id = id
@@ -95,7 +113,8 @@ public final class ManifestStep: Sendable {
         self.fingerprintDigest = fingerprint
         self.definitionFiles = definitionFiles
         self.sharedDefinition = definition
-        self.parameters = parameters
+        self.with = with
+        self.parameterDecoder = parameterDecoder
         self.revert = revert
         self.secrets = secrets
         self.unsetVariables = unsetVariables

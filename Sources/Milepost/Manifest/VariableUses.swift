@@ -30,6 +30,7 @@ final class VariableUses: Sendable {
     private struct State {
         var declared: Set<String> = []
         var uses: [Use] = []
+        var recording = true
     }
 
     private let state = Mutex(State())
@@ -42,7 +43,11 @@ final class VariableUses: Sendable {
     /// The names declared so far.
     var declared: Set<String> { state.withLock { $0.declared } }
 
-    func record(_ use: Use) { state.withLock { $0.uses.append(use) } }
+    func record(_ use: Use) { state.withLock { if $0.recording { $0.uses.append(use) } } }
+
+    /// Records nothing from now on: the manifest is loaded, and its steps' parameters are decoded
+    /// again when they run (`ManifestStep.parameters()`), meeting the same uses.
+    func stopRecording() { state.withLock { $0.recording = false } }
 
     /// How many uses are recorded: a mark for `uses(since:)`.
     var count: Int { state.withLock { $0.uses.count } }

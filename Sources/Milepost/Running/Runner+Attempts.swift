@@ -48,15 +48,14 @@ extension Runner {
                 id: step.id, name: step.name, threshold: step.threshold, from: context.from, to: context.to, attempt: number,
                 logger: logger, manifestDirectory: context.directory, stopGrace: context.grace, store: context.locked,
                 resumeCursor: await record.cursor, reporting: reporting, secrets: step.secrets)
-            let (body, parameters) = switch direction {
-            case .forward: (step.definition.body, step.parameters)
-            // `Runner.revert` applies only steps that have a revert.
-            case .revert: (step.revert!.body, step.revert!.parameters)
-            }
             let clock = ContinuousClock()
             let startedAt = clock.now
             let outcome = await StepExecution.run(timeout: step.timeout, grace: context.grace) {
-                try await body(invocation, parameters)
+                switch direction {
+                case .forward: try await step.definition.body(invocation, try step.parameters())
+                // `Runner.revert` applies only steps that have a revert.
+                case .revert: try await step.revert!.body(invocation, step.revert!.parameters)
+                }
             }
             return (outcome, DurationText.milliseconds(clock.now - startedAt))
         }

@@ -5,7 +5,7 @@ extension Runner {
     /// - throws: `ManifestError.invalid` with one diagnostic per refused step (exit 65).
     func refuseStepsTheStoreCannotRun(_ manifest: Manifest) throws(ManifestError) {
         let diagnostics = manifest.steps.compactMap { step -> Diagnostic? in
-            guard let bound = step.parameters as? any StoreBoundParameters,
+            guard let bound = step.storeBoundParameters,
                   let refusal = bound.refusal(for: store) else { return nil }
             return Diagnostic(.error, "step \(step.id): \(refusal)", file: manifest.source.path, at: step.location)
         }
@@ -14,7 +14,7 @@ extension Runner {
 
     /// Whether `step` runs inside the transaction of its checkpoint on `locked`.
     func checkpointTransaction(for step: ManifestStep, on locked: any LockedStore) -> (any TransactionalLockedStore)? {
-        guard (step.parameters as? any StoreBoundParameters)?.runsInCheckpointTransaction == true else { return nil }
+        guard step.storeBoundParameters?.runsInCheckpointTransaction == true else { return nil }
         return locked as? any TransactionalLockedStore
     }
 }
