@@ -62,17 +62,11 @@ package enum FileCalls {
 
     // MARK: - Reading and writing
 
-    /// Reads from the current offset to the end of the file, with `read(2)`.
+    /// Reads from the current offset to the end of the file, with `read(2)` (`fstat(2)` first, for
+    /// the size to expect).
     package static func readToEnd(_ descriptor: FileDescriptor, _ path: String) throws(FileCallError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = try calling("read", path) {
-                try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<count])
-        }
+        let expected = try size(descriptor, path)
+        return try calling("read", path) { try descriptor.readToEnd(expected: expected) }
     }
 
     /// Reads up to `count` bytes at `offset` with `pread(2)`; fewer only at the end of the file.

@@ -1,5 +1,7 @@
 import SystemPackage
 
+/// Whole-buffer reads and writes without SystemPackage's generic helpers and without a zeroed
+/// scratch buffer: the calls every start makes (docs/performance.md, "No-op pre-start").
 extension FileDescriptor {
     /// Writes all of `bytes` with `write(2)`, or with `pwrite(2)` at `offset` when given, looping on
     /// short writes and `EINTR`.
@@ -19,6 +21,36 @@ extension FileDescriptor {
             } else {
                 written += try write(rest, retryOnInterrupt: true)
             }
+        }
+    }
+
+    /// Reads with `read(2)` from the current offset to the end of the file, or until more than
+    /// `limit` bytes are read (the result then holds `limit + 1` or more, which tells the caller).
+    /// `expected`, the size `fstat` gave, is read into the result's own storage in one call, with
+    /// one byte more to see a file that grew since; reading on, the storage doubles, never reading
+    /// more than one byte past `limit`.
+    ///
+    /// A zeroed 64 KiB chunk copied into the result cost each read of a small file 16 page faults
+    /// and a 64 KiB `memset` (docs/performance.md, "No-op pre-start").
+    /// - throws: `Errno`, as SystemPackage's calls do.
+    package func readToEnd(expected: Int, limit: Int = .max) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var capacity = min(max(expected, 0), limit) + 1
+        while true {
+            var atEnd = false
+            let more = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                while count < capacity {
+                    let got = try read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count...]))
+                    if got == 0 {
+                        atEnd = true
+                        return
+                    }
+                    count += got
+                }
+            }
+            bytes += more
+            if atEnd || bytes.count > limit { return bytes }
+            capacity = min(max(bytes.count, 4096), limit - bytes.count) + 1
         }
     }
 }

@@ -88,21 +88,12 @@ package enum RegularFileReader {
             throw .refused(path: path, .tooLarge(size: status.size, limit: maxBytes))
         }
 
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(status.size) + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count <= maxBytes {
-            // One byte past the cap tells a file that grew; written so that a cap of Int.max cannot overflow.
-            let wanted = min(chunk.count - 1, maxBytes - bytes.count) + 1
-            let count: Int
-            do throws(Errno) {
-                // swift-system's `read` retries on `EINTR`.
-                count = try errnoOf { try chunk.withUnsafeMutableBytes { try descriptor.read(into: .init(rebasing: $0[..<wanted])) } }
-            } catch {
-                throw .unreadable(path: path, errno: error)
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
+        let bytes: [UInt8]
+        do throws(Errno) {
+            // swift-system's `read` retries on `EINTR`. One byte past the cap tells a file that grew.
+            bytes = try errnoOf { try descriptor.readToEnd(expected: Int(status.size), limit: maxBytes) }
+        } catch {
+            throw .unreadable(path: path, errno: error)
         }
         if bytes.count > maxBytes {
             throw .refused(path: path, .grew(limit: maxBytes))
