@@ -43,6 +43,22 @@ import Testing
         }
     }
 
+    /// A pipe gives what was written so far at each read, and nothing is expected of its size.
+    @Test func aPipeIsReadToItsEnd() throws {
+        let (readEnd, writeEnd) = try FileDescriptor.pipe()
+        defer { try? readEnd.close() }
+        let bytes = Self.pattern(10_000)
+        let writer = Thread {
+            for start in stride(from: 0, to: bytes.count, by: 1_000) {
+                try? bytes[start..<start + 1_000].withUnsafeBytes { try writeEnd.writeBytes($0) }
+                usleep(1_000)
+            }
+            try? writeEnd.close()
+        }
+        writer.start()
+        #expect(try readEnd.readToEnd(expected: 0) == bytes)
+    }
+
     @Test func writesAtAnOffsetLeaveTheRestAlone() throws {
         try withFile { descriptor in
             try Array(repeating: UInt8(ascii: "a"), count: 10).withUnsafeBytes { try descriptor.writeBytes($0) }

@@ -1,4 +1,6 @@
 @testable import Milepost
+import MilepostYAML
+import Synchronization
 import Testing
 
 /// A step's parameters are decoded again when a run needs them (issue 32: not kept for every step
@@ -30,6 +32,27 @@ import Testing
         #expect(manifest.shellReferences == shell)
     }
 
+    /// Uses met while a loaded manifest's steps decode again are not recorded.
+    @Test func usesAreRecordedOnlyWhileLoading() {
+        let uses = VariableUses()
+        let use = VariableUses.Use(written: "${X}", name: "X", location: SourceLocation(line: 1, column: 1), outcome: .substituted)
+        uses.record(use)
+        uses.stopRecording()
+        uses.record(use)
+        #expect(uses.count == 1)
+    }
+
+    /// A parameters type that counts how often it is decoded.
+    struct Counted: Decodable, Sendable {
+        static let decoded = Mutex(0)
+        var table: String
+        init(from decoder: any Decoder) throws {
+            Self.decoded.withLock { $0 += 1 }
+            table = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .table)
+        }
+        enum CodingKeys: String, CodingKey { case table }
+    }
+
     /// Only a step whose parameters type adopts `StoreBoundParameters` is decoded to ask it.
     @Test func onlyStoreBoundStepsAreAsked() throws {
         struct Bound: Decodable, Sendable, StoreBoundParameters {
@@ -40,14 +63,18 @@ import Testing
         var registry = StepRegistry.standard
         registry.register("bound", parameters: Bound.self) { _ in }
         registry.register("optionalBound", parameters: Bound?.self) { _ in }
+        registry.register("counted", parameters: Counted.self) { _ in }
         let manifest = try Manifest.parse(ManifestSource(path: "/m/m.yaml", bytes: Array("""
             migrations:
               1.1:
                 - {name: exec, with: {command: ['true']}}
                 - {name: bound, with: {table: a}}
                 - {name: optionalBound, with: {table: b}}
+                - {name: counted, with: {table: c}}
             """.utf8)), registry: registry)
+        let loaded = Counted.decoded.withLock { $0 }
         #expect(manifest.steps.map { $0.storeBoundParameters?.refusal(for: FileStore(directory: "/nowhere")) }
-            == [nil, "not here: a", "not here: b"])
+            == [nil, "not here: a", "not here: b", nil])
+        #expect(Counted.decoded.withLock { $0 } == loaded, "a step that is not store-bound was decoded to ask it")
     }
 }

@@ -15,9 +15,11 @@ import Testing
         for kind in kinds {
             for style in styles {
                 for tag in tags {
-                    for column in [1, 2, 1000, RawNode.longColumn - 1] as [UInt32] {
-                        var node = RawNode(kind: kind, style: style, tag: .none, line: 7, column: column, start: 3, count: 4)
-                        node.tag = tag
+                    for column in [0, 1, 2, 1000, RawNode.longColumn - 1, RawNode.longColumn] as [UInt32] {
+                        var node = RawNode(kind: kind, style: style, tag: .map, line: 7, column: column, start: 3, count: 4)
+                        #expect(node.tag == .map)
+                        node.tag = .nonSpecific
+                        node.tag = tag  // over another tag: the old bits must go
                         #expect(node.kind == kind && node.style == style && node.tag == tag)
                         #expect(node.column == column && node.line == 7 && node.start == 3 && node.count == 4)
                     }

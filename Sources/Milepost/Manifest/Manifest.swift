@@ -2,7 +2,8 @@ public import MilepostYAML
 import MilepostSystem
 public import SystemPackage
 
-/// A manifest read, validated and bound to a registry: every step resolved and its parameters decoded.
+/// A manifest read, validated and bound to a registry: every step resolved and its parameters
+/// validated (decoded, then decoded again when the step runs: `ManifestStep.parameters()`).
 public struct Manifest: Sendable {
     /// The file it was read from, and its bytes (for diagnostics).
     public let source: ManifestSource

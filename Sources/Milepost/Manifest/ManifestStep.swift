@@ -57,12 +57,14 @@ public final class ManifestStep: Sendable {
     var definition: StepDefinition { sharedDefinition.definition }
     /// The entry's `with:` and the decoder that read it when the manifest was loaded: a step's
     /// parameters are decoded again when a run needs them rather than kept for every step (a 1 MiB
-    /// manifest's were 1.3 MB of its load's peak; issue 32, docs/performance.md).
+    /// manifest's were 1.3 MB of its load's peak; issue 32, docs/performance.md). The node keeps
+    /// the composed document alive as long as the manifest, as the decoded values did their part.
     private let with: YAMLNode?
     private let parameterDecoder: YAMLNodeDecoder
 
-    /// The step's parameters, decoded from its `with:` as when the manifest was loaded (the same
-    /// node, variables and decoder; that decoding succeeded, so this one does too).
+    /// The step's parameters, decoded from its `with:` as when the manifest was loaded: the same
+    /// node, variables and decoder, so the same value for any parameters type whose `init(from:)`
+    /// gives the same value every time (which `StepRegistry.register` asks of it).
     func parameters() throws(YAMLError) -> any Sendable {
         try definition.decodeParameters(with, parameterDecoder)
     }

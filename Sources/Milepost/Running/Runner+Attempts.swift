@@ -1,4 +1,5 @@
 import Logging
+import MilepostYAML
 import MilepostSystem
 
 // The one attempt loop: the only caller of a step's body (or its revert's, or a hook's).
@@ -17,6 +18,14 @@ extension Runner {
         logger[metadataKey: "\(noun)"] = "\(step.id)"
         logger[metadataKey: "run"] = "\(context.journal.run)"
         let retry = RetryPolicy(retries: step.retries, delay: options.retryDelay)
+        // Decoded once for all attempts (`ManifestStep.parameters()`: as at load); a failure, which
+        // only a parameters type that does not decode the same way twice can cause, is each attempt's.
+        let (body, parameters): (@Sendable (StepInvocation, any Sendable) async throws -> Void, Result<any Sendable, YAMLError>) =
+            switch direction {
+            case .forward: (step.definition.body, Result { () throws(YAMLError) in try step.parameters() })
+            // `Runner.revert` applies only steps that have a revert.
+            case .revert: (step.revert!.body, .success(step.revert!.parameters))
+            }
         func result(
             _ status: RunReport.StepResult.Status, _ attempt: Int, _ durationMs: Int, _ error: String?, underlying: (any Error)? = nil
         ) async -> RunReport.StepResult {
@@ -51,11 +60,7 @@ extension Runner {
             let clock = ContinuousClock()
             let startedAt = clock.now
             let outcome = await StepExecution.run(timeout: step.timeout, grace: context.grace) {
-                switch direction {
-                case .forward: try await step.definition.body(invocation, try step.parameters())
-                // `Runner.revert` applies only steps that have a revert.
-                case .revert: try await step.revert!.body(invocation, step.revert!.parameters)
-                }
+                try await body(invocation, try parameters.get())
             }
             return (outcome, DurationText.milliseconds(clock.now - startedAt))
         }

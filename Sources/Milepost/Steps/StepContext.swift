@@ -18,7 +18,8 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     public let from: Version
     /// The version the run goes to.
     public let to: Version
-    /// The manifest's `with:`, decoded into the step's declared parameter type.
+    /// The manifest's `with:`, decoded into the step's declared parameter type: at load, to validate
+    /// it, and again, the same way, for the run (once for all its attempts).
     public let parameters: Parameters
     /// 1 for the first attempt, 2 for the first retry, …
     public let attempt: Int

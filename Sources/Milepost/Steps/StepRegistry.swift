@@ -52,7 +52,8 @@ public struct StepRegistry: Sendable {
     /// ```
     /// - parameters:
     ///   - name: the name manifests use, `[A-Za-z_][A-Za-z0-9_.:-]*`.
-    ///   - parameters: the type the manifest's `with:` decodes into.
+    ///   - parameters: the type the manifest's `with:` decodes into, when the manifest is loaded and
+    ///     again when the step runs: its `init(from:)` must give the same value every time.
     ///   - description: one line for `milepost steps`.
     ///   - idempotent: safe to run again after an interruption (docs/manifest.md).
     ///   - resumable: goes on at its last cursor after an interruption, without `resolve`.

@@ -35,7 +35,8 @@ extension FileDescriptor {
     /// - throws: `Errno`, as SystemPackage's calls do.
     package func readToEnd(expected: Int, limit: Int = .max) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        var capacity = min(max(expected, 0), limit) + 1
+        // Nothing expected (a FIFO, a file in /proc): a page first, not one byte.
+        var capacity = (expected > 0 ? min(expected, limit) : min(4096, limit)) + 1
         while true {
             var atEnd = false
             let more = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
@@ -48,7 +49,7 @@ extension FileDescriptor {
                     count += got
                 }
             }
-            bytes += more
+            if bytes.isEmpty { bytes = more } else { bytes += more }
             if atEnd || bytes.count > limit { return bytes }
             capacity = min(max(bytes.count, 4096), limit - bytes.count) + 1
         }
