@@ -48,9 +48,9 @@ enum PreStart {
     /// Every option of `run`, each once: the ones taken, the flags and the ones declined.
     static var names: [String] { options.map(\.name) + flags + declined }
 
-    /// Whether `value` is one `name` takes: nil when `name` is not an option the fast path knows.
-    private static func accepts(_ name: String, _ value: String) -> Bool? {
-        guard let option = options.first(where: { $0.name == name }) else { return nil }
+    /// Whether `name` is an option the fast path takes and `value` one it takes.
+    private static func accepts(_ name: String, _ value: String) -> Bool {
+        guard let option = options.first(where: { $0.name == name }) else { return false }
         return option.check?(value) ?? true
     }
 
@@ -116,7 +116,7 @@ enum PreStart {
                 guard on else { continue }
                 _ = values.add("", for: name)
             } else {
-                guard accepts(name, text) == true else { return nil }  // also --metrics-file, --labels
+                guard accepts(name, text) else { return nil }  // also --metrics-file, --labels
                 _ = values.add(text, for: name)
             }
             if declined.contains(name) { return nil }
@@ -143,7 +143,7 @@ enum PreStart {
                 guard let next = rest.popFirst(), !next.hasPrefix("-") else { return nil }
                 (name, value) = (String(option), next)
             }
-            let known = flags.contains(name) || accepts(name, value) == true
+            let known = flags.contains(name) || accepts(name, value)
             guard known, values.add(value, for: name) else { return nil }
         }
         return values

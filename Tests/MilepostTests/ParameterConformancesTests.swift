@@ -16,9 +16,8 @@ import Testing
     }
 
     @Test func eachTypeIsSortedOnce() {
-        let conformances = ParameterConformances()
         for _ in 0..<2 {
-            let plain = conformances.of(Plain.self), warned = conformances.of(Warned.self), filed = conformances.of(Filed.self)
+            let plain = ParameterConformances.of(Plain.self), warned = ParameterConformances.of(Warned.self), filed = ParameterConformances.of(Filed.self)
             #expect(!plain.warnings && !plain.definitionFiles)
             #expect(warned.warnings && !warned.definitionFiles)
             #expect(!filed.warnings && filed.definitionFiles)
@@ -46,8 +45,7 @@ import Testing
     /// Parameters registered as an `Optional`: the type adopts neither protocol, its values may,
     /// and get their warnings and files as when every value was cast.
     @Test func optionalParametersAreStillCast() throws {
-        let conformances = ParameterConformances()
-        let optional = conformances.of(Warned?.self)
+        let optional = ParameterConformances.of(Warned?.self)
         #expect(optional.warnings && optional.definitionFiles)
         var registry = StepRegistry()
         registry.register("warned", parameters: Warned?.self) { _ in }

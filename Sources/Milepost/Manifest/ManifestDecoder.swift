@@ -28,7 +28,6 @@ struct ManifestDecoder {
     /// Decodes `with:`, substituting `${…}` (see `ManifestVariables`).
     let parameterDecoder: YAMLNodeDecoder
     private(set) var diagnostics: [Diagnostic] = []
-    private let parameterConformances = ParameterConformances()
     /// The definitions steps were resolved to, by step name, each shared by those steps.
     private var sharedDefinitions: [String: SharedDefinition] = [:]
 
@@ -177,7 +176,7 @@ struct ManifestDecoder {
                 notes: error.notes))
             return nil
         }
-        let adopted = parameterConformances.of(definition.parametersType)
+        let adopted = ParameterConformances.of(definition.parametersType)
         let warnings = adopted.warnings ? (parameters as? any ParameterWarnings)?.warnings ?? [] : []
         for warning in warnings {
             diagnostics.append(Diagnostic(

@@ -72,7 +72,7 @@ public final class ManifestStep: Sendable {
     /// The parameters of a step whose type adopts `StoreBoundParameters`; nil, without decoding
     /// them, for any other step.
     var storeBoundParameters: (any StoreBoundParameters)? {
-        guard ParameterConformances().of(definition.parametersType).storeBound else { return nil }
+        guard ParameterConformances.of(definition.parametersType).storeBound else { return nil }
         return (try? parameters()) as? any StoreBoundParameters
     }
     /// How `milepost revert` undoes the step; nil when it cannot.

@@ -3,7 +3,7 @@ import MilepostSystem
 /// Which optional protocols each step's parameters type adopts (`ParameterWarnings`,
 /// `DefinitionFileParameters`, `StoreBoundParameters`), found once per type (`PerTypeMemo`): casting every step's decoded
 /// parameters is a conformance lookup in the runtime each time (≈ 1.3 k instructions a cast).
-struct ParameterConformances {
+enum ParameterConformances {
     struct Adopted: OptionSet, Sendable {
         let rawValue: UInt8
         static let warningsBit = Adopted(rawValue: 1)
@@ -18,7 +18,7 @@ struct ParameterConformances {
     /// Whether values of `type` may adopt each protocol: false only when none can, so that their
     /// cast is skipped. An `Optional` type may (a cast of its value looks through it, a check of
     /// the type does not), so its values are still cast.
-    func of(_ type: Any.Type) -> Adopted { Adopted(rawValue: Self.adopted(type)) }
+    static func of(_ type: Any.Type) -> Adopted { Adopted(rawValue: adopted(type)) }
 
     private static let adopted = PerTypeMemo { type in
         let optional = type is any OptionalParameters.Type

@@ -55,17 +55,19 @@ package enum FileCalls {
         try calling("fstat", path) { Int(try descriptor.stat().size) }
     }
 
-    /// True when an open file is a regular file (not a FIFO, device, socket or directory), from `fstat(2)`.
-    package static func isRegularFile(_ descriptor: FileDescriptor, _ path: String) throws(FileCallError) -> Bool {
-        try calling("fstat", path) { try descriptor.stat().type == .regular }
+    /// The size of an open regular file; nil for anything else (a FIFO, device, socket or
+    /// directory), from one `fstat(2)`.
+    package static func regularFileSize(_ descriptor: FileDescriptor, _ path: String) throws(FileCallError) -> Int? {
+        let status = try calling("fstat", path) { try descriptor.stat() }
+        return status.type == .regular ? Int(status.size) : nil
     }
 
     // MARK: - Reading and writing
 
-    /// Reads from the current offset to the end of the file, with `read(2)` (`fstat(2)` first, for
-    /// the size to expect).
-    package static func readToEnd(_ descriptor: FileDescriptor, _ path: String) throws(FileCallError) -> [UInt8] {
-        let expected = try size(descriptor, path)
+    /// Reads from the current offset to the end of the file, with `read(2)`; `expected`, the size
+    /// the caller had from `fstat(2)`, or one `fstat` here when it has none.
+    package static func readToEnd(_ descriptor: FileDescriptor, _ path: String, expected: Int? = nil) throws(FileCallError) -> [UInt8] {
+        let expected = if let expected { expected } else { try size(descriptor, path) }
         return try calling("read", path) { try descriptor.readToEnd(expected: expected) }
     }
 

@@ -35,8 +35,9 @@ struct StateFile {
         do throws(FileCallError) {
             guard let descriptor = try directory.openIfExists(Self.name, .readOnly, options: .nonBlocking) else { return nil }
             defer { FileCalls.close(descriptor) }
-            regular = try FileCalls.isRegularFile(descriptor, path)
-            bytes = regular ? try FileCalls.readToEnd(descriptor, path) : []
+            let size = try FileCalls.regularFileSize(descriptor, path)
+            regular = size != nil
+            bytes = if let size { try FileCalls.readToEnd(descriptor, path, expected: size) } else { [] }
         } catch {
             throw StoreError.unreadableState(error)
         }
