@@ -13,7 +13,7 @@
 # it there; for the .deb, copy the .debug files to /usr/lib/debug/usr/bin/.
 #
 # The binary is built exactly as the README's production recipe says
-# (`swift build -c release --static-swift-stdlib`): the Swift runtime is inside it, and it needs
+# (`swift build -c release --static-swift-stdlib --disable-local-rpath`): the Swift runtime is inside it, and it needs
 # only the C libraries the .deb's Depends: names (computed by dpkg-shlibdeps from the binary).
 # libpq and libsqlite3 are loaded only when a postgres:// or sqlite: store is opened, so they are
 # recommended, not required.
@@ -27,8 +27,11 @@ trap 'rm -rf "$work"' EXIT
 
 echo "release: building the static binaries" >&2
 # With the OpenTelemetry trait (Package.swift), which links the exporter into milepost-otel.
-swift build -c release --static-swift-stdlib --traits OpenTelemetry --product milepost >&2
-swift build -c release --static-swift-stdlib --traits OpenTelemetry --product milepost-otel >&2
+# --disable-local-rpath: SwiftPM gives executables `RUNPATH $ORIGIN`, so the loader would look for
+# libyaml in 23 directories beside the binary before ld.so.cache at every start, and load a library
+# planted beside a binary installed in a writable directory.
+swift build -c release --static-swift-stdlib --disable-local-rpath --traits OpenTelemetry --product milepost >&2
+swift build -c release --static-swift-stdlib --disable-local-rpath --traits OpenTelemetry --product milepost-otel >&2
 # Copied at once: any later non-static release build (a plugin's, say) writes the same paths.
 # milepost-otel is milepost with the OpenTelemetry exporter linked; milepost execs it, from its own
 # directory, when OTEL_* asks for export (docs/observability.md).
@@ -37,8 +40,14 @@ exporter=$work/milepost-otel
 cp .build/release/milepost "$binary"
 cp .build/release/milepost-otel "$exporter"
 for built in "$binary" "$exporter"; do
-    if readelf -d "$built" | grep -q 'NEEDED.*libswift'; then
+    # Read first, so that a readelf that fails stops the script (set -e) rather than passing a check.
+    dynamic=$(readelf -d "$built")
+    if grep -q 'NEEDED.*libswift' <<<"$dynamic"; then
         echo "release: $built links the Swift runtime dynamically: not the static build" >&2
+        exit 1
+    fi
+    if grep -q -E '\((RUNPATH|RPATH)\)' <<<"$dynamic"; then
+        echo "release: $built has a RUNPATH: build it with --disable-local-rpath" >&2
         exit 1
     fi
 done
