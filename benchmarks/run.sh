@@ -17,8 +17,8 @@ pkg-config --exists yaml-0.1 || { say "libyaml is missing (Debian: apt-get insta
 
 # --- Build ---------------------------------------------------------------------------------------
 say "building (release; this takes minutes on a busy machine)"
-swift build --package-path "$root" -c release --static-swift-stdlib --traits OpenTelemetry --product milepost >&2
-static="$(swift build --package-path "$root" -c release --static-swift-stdlib --traits OpenTelemetry --show-bin-path)/milepost"
+swift build --package-path "$root" -c release --static-swift-stdlib --disable-local-rpath --traits OpenTelemetry --product milepost >&2
+static="$(swift build --package-path "$root" -c release --static-swift-stdlib --disable-local-rpath --traits OpenTelemetry --show-bin-path)/milepost"
 swift build --package-path "$here" -c release --product milepost-bench >&2
 bench="$(swift build --package-path "$here" -c release --show-bin-path)/milepost-bench"
 gcc -O2 -o "$work/state_floor" "$here/c/state_floor.c"
@@ -126,6 +126,17 @@ for spec in "10KB 10240 200" "512KiB 524288 25" "1MiB 1048576 15" "4MiB 4194304 
     row "manifest load $label ($(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1024 }') KiB)" \
         "$(fmt "$swift_ms") ms, $(mbs "$swift_ms")" "$(fmt "$floor_ms") ms, $(mbs "$floor_ms") (libyaml events)" \
         "$(ratio "$floor_ms" "$swift_ms")× floor speed" "$target"
+    if command -v valgrind >/dev/null; then
+        # The same by instructions, the stable measure here: `Manifest.load` and the C program's
+        # `load()` only, without starting the process (a Swift one loads the dynamic runtime).
+        [ -x "$work/bench-nodebug" ] || strip --strip-debug -o "$work/bench-nodebug" "$bench"
+        swift_ir="$(instructions '--toggle-collect=*LoadBenchmarkO8measured4path*' "$work/bench-nodebug" load "$file" 1)"
+        floor_ir="$(instructions --toggle-collect=load "$work/yaml_floor" "$file" 1)"
+        [ "${swift_ir:-0}" -gt 0 ] && [ "${floor_ir:-0}" -gt 0 ] || { echo "run.sh: --toggle-collect counted nothing" >&2; exit 1; }
+        row "manifest load $label, instructions (callgrind, the load only)" \
+            "$(awk -v v="$swift_ir" 'BEGIN { printf "%.1f M", v / 1e6 }')" "$(awk -v v="$floor_ir" 'BEGIN { printf "%.1f M", v / 1e6 }') (libyaml events)" \
+            "$(ratio "$floor_ir" "$swift_ir")× floor speed" "$target"
+    fi
     peak="$("$bench" load-memory "$file" | get peak_above_baseline_kib)"
     target="—"; [ "$label" = 1MiB ] && target="≤ 8 MiB"
     row "peak memory, load $label" "+$(awk -v k="$peak" 'BEGIN { printf "%.1f", k / 1024 }') MiB above baseline" \

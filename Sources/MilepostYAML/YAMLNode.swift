@@ -18,7 +18,7 @@ public struct YAMLNode: Sendable {
     }
 
     /// The child at `slot` of the shared child array, remembering the alias or merge it came through.
-    private func child(at slot: Int) -> YAMLNode {
+    fileprivate func child(at slot: Int) -> YAMLNode {
         let via = storage.uses.isEmpty ? nil : storage.uses[UInt32(slot)]
         return YAMLNode(storage: storage, index: Int(storage.children[slot]), uses: via.map { uses + $0 } ?? uses)
     }
@@ -82,18 +82,46 @@ public struct YAMLNode: Sendable {
     // MARK: - Collections
 
     /// For a sequence: its elements; empty otherwise.
-    public var elements: [YAMLNode] {
-        guard kind == .sequence else { return [] }
-        return childIndices.indices.map(child(at:))
+    public var elements: Elements {
+        Elements(node: self, slots: kind == .sequence ? Self.slots(of: raw) : 0..<0)
     }
 
     /// For a mapping: its pairs in source order; empty otherwise.
-    public var pairs: [(key: YAMLNode, value: YAMLNode)] {
-        guard kind == .mapping else { return [] }
-        let children = childIndices
-        return stride(from: children.startIndex, to: children.endIndex, by: 2).map { position in
-            (child(at: position), child(at: position + 1))
+    public var pairs: Pairs {
+        Pairs(node: self, slots: kind == .mapping ? Self.slots(of: raw) : 0..<0)
+    }
+
+    /// A sequence's elements, read from the document where they are: iterating them allocates
+    /// nothing (as an array, each step's and each parameter list's cost an allocation and a retain
+    /// per element at load; issue 32, docs/performance.md).
+    public struct Elements: RandomAccessCollection, Sendable {
+        let node: YAMLNode
+        /// The elements' slots in the document's child array.
+        let slots: Range<Int>
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { slots.count }
+        public subscript(position: Int) -> YAMLNode {
+            precondition(indices.contains(position), "index out of range")
+            return node.child(at: slots.lowerBound + position)
         }
+    }
+
+    /// A mapping's pairs in source order, read from the document where they are (see `Elements`).
+    public struct Pairs: RandomAccessCollection, Sendable {
+        let node: YAMLNode
+        /// The keys' and values' slots in the document's child array, key first.
+        let slots: Range<Int>
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { slots.count / 2 }
+        public subscript(position: Int) -> (key: YAMLNode, value: YAMLNode) {
+            precondition(indices.contains(position), "index out of range")
+            let slot = slots.lowerBound + 2 * position
+            return (node.child(at: slot), node.child(at: slot + 1))
+        }
+    }
+
+    private static func slots(of raw: RawNode) -> Range<Int> {
+        Int(raw.start)..<Int(raw.start + raw.count)
     }
 
     /// For a mapping: the value whose scalar key is exactly `key`; nil otherwise.

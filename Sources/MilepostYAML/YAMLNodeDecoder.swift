@@ -19,7 +19,7 @@ public struct YAMLNodeDecoder: Sendable {
     /// Decodes `type` from `node`; a nil node decodes as an empty mapping.
     public func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode?) throws(YAMLError) -> T {
         do {
-            return try NodeDecoder.decode(type, from: node, at: [], strings: strings)
+            return try NodeDecoder.decode(type, from: node, at: CodingPath([]), strings: strings)
         } catch {
             throw DecodingProblem.located(error, node: node, at: [])
         }

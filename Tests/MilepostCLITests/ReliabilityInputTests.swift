@@ -77,19 +77,22 @@ import Testing
 
     // MARK: - exec arguments and environment
 
+    /// Each refused at the value it is about (`at`: where that value is written in `with`).
     @Test(arguments: [
-        (#"command: [sh, "-c", "echo \"a\0b\""]"#, "'command[2]': an argument cannot contain a NUL character"),
-        (#"command: ["true"], env: {"PATH=/tmp/evil:/usr/bin;X": "1"}"#, "the variable name 'PATH=/tmp/evil:/usr/bin;X' cannot contain '='"),
-        (#"command: ["true"], env: {OK: "x\0y"}"#, "the value of 'OK' cannot contain a NUL character"),
-        (#"command: ["true"], env: {"A\0B": "x"}"#, "a variable name cannot contain a NUL character"),
-        (#"command: ["true"], env: {"": "x"}"#, "an environment variable needs a name"),
+        (#"command: [sh, "-c", "echo \"a\0b\""]"#, "'command[2]': an argument cannot contain a NUL character", #""echo"#),
+        (#"command: ["true"], env: {"PATH=/tmp/evil:/usr/bin;X": "1"}"#, "the variable name 'PATH=/tmp/evil:/usr/bin;X' cannot contain '='", #""1""#),
+        (#"command: ["true"], env: {OK: "x\0y"}"#, "the value of 'OK' cannot contain a NUL character", #""x"#),
+        (#"command: ["true"], env: {"A\0B": "x"}"#, "a variable name cannot contain a NUL character", #""x""#),
+        (#"command: ["true"], env: {"": "x"}"#, "an environment variable needs a name", #""x""#),
     ])
-    func anExecValueThatWouldBeCutOrSetAnotherVariableIsRefused(with: String, message: String) throws {
+    func anExecValueThatWouldBeCutOrSetAnotherVariableIsRefused(with: String, message: String, at value: String) throws {
         let work = try WorkDirectory()
-        try work.write("migrations:\n  1.0:\n    - {name: exec, id: a, with: {\(with)}}\n", to: "milepost.yaml")
+        let entry = "    - {name: exec, id: a, with: {\(with)}}"
+        try work.write("migrations:\n  1.0:\n\(entry)\n", to: "milepost.yaml")
+        let column = try #require(entry.range(of: value)).lowerBound.utf16Offset(in: entry) + 1
         let validate = try work.milepost.run("validate")
         #expect(validate.status == 65, "\(validate.stderr)")
-        #expect(validate.stderr.contains("milepost.yaml:3:"), "\(validate.stderr)")
+        #expect(validate.stderr.contains("milepost.yaml:3:\(column):"), "\(validate.stderr)")
         #expect(validate.stderr.contains(message), "\(validate.stderr)")
         let run = try work.milepost.run("run", "--to", "1.0")
         #expect(run.status == 65, "\(run.stderr)")

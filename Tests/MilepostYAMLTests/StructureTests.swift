@@ -26,6 +26,27 @@ import Testing
         #expect(errors.map { $0.notes.first?.location } == [at(2, 6), at(2, 12)])
     }
 
+    /// A mapping of up to 16 keys is checked key by key, a larger one by sorting its keys: the
+    /// same errors either way, each duplicate noting the first definition.
+    @Test(arguments: [3, 13, 14, 40])
+    func duplicateKeysOfMappingsSmallAndLarge(keys: Int) {
+        let lines = (0..<keys).map { "k\($0): 1" } + ["k1: 2", "k0: 3", "k1: 4"]
+        let errors = parseErrors(lines.joined(separator: "\n") + "\n")
+        #expect(errors == [
+            YAMLError("duplicate key 'k1'", at: at(keys + 1, 1), notes: [YAMLError.Note("first defined here", at: at(2, 1))]),
+            YAMLError("duplicate key 'k0'", at: at(keys + 2, 1), notes: [YAMLError.Note("first defined here", at: at(1, 1))]),
+            YAMLError("duplicate key 'k1'", at: at(keys + 3, 1), notes: [YAMLError.Note("first defined here", at: at(2, 1))]),
+        ])
+    }
+
+    /// An alias key is its anchor's node, written earlier: the key written out is the duplicate.
+    @Test func anAliasKeyIsTheFirstDefinition() {
+        let errors = parseErrors("a: &k key\nm: {key: 1, *k : 2}\n")
+        #expect(errors == [
+            YAMLError("duplicate key 'key'", at: at(2, 5), notes: [YAMLError.Note("first defined here", at: at(1, 4))]),
+        ])
+    }
+
     @Test func versionKeysAreNotDuplicates() throws {
         let root = try #require(parse("2.1: a\n2.10: b\n2.100: c\n"))
         #expect(root.pairs.count == 3)

@@ -1,11 +1,14 @@
+import MilepostYAML
+
 /// A short stable digest (FNV-1a, 64 bits, hex) of a step's manifest entry, declared revision and
 /// definition files' contents. Not cryptographic: it only tells whether an entry changed after it ran.
 enum Fingerprint {
-    /// `parameters` is the canonical text of the entry's `with:` (`YAMLNode.appendCanonicalText`),
-    /// empty without one. A step without definition files keeps the fingerprint it had before they
-    /// were counted.
-    /// The digest; its text (`FNV1a.hex`) is the fingerprint.
-    static func of(name: String, parameters: [UInt8], revision: String?, files: [DefinitionFile] = []) -> FNV1a {
+    /// The digest of a step; its text (`FNV1a.hex`) is the fingerprint. The entry's `with:` counts
+    /// by its canonical text (`YAMLNode.appendCanonicalText`), empty without one. A step without
+    /// definition files keeps the fingerprint it had before they were counted.
+    static func of(name: String, with: YAMLNode?, revision: String?, files: [DefinitionFile]) -> FNV1a {
+        var parameters: [UInt8] = []
+        with?.appendCanonicalText(to: &parameters)
         var hash = FNV1a()
         hash.add(name.utf8)
         hash.add(CollectionOfOne(0))

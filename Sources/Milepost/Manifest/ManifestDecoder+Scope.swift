@@ -5,7 +5,7 @@ import MilepostYAML
 extension ManifestDecoder {
     /// `labels: [eu, heavy]` (or one label): names for `--labels` expressions, each once.
     mutating func labels(_ node: YAMLNode) -> [String] {
-        let elements = node.kind == .sequence ? node.elements : [node]
+        let elements = node.kind == .sequence ? Array(node.elements) : [node]
         var result: [String] = []
         for element in elements {
             guard let label = string(element, what: "a label") else { continue }

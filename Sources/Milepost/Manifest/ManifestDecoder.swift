@@ -127,12 +127,13 @@ struct ManifestDecoder {
         var ids: [String: SourceLocation] = [:]
         for element in node.elements {
             guard let step = step(element, threshold: threshold, thresholdText: thresholdText) else { continue }
-            if let first = ids[step.id] {
+            // One hash of the id for a step whose id is new (a dictionary lookup then a store hashed it twice).
+            if let first = ids.updateValue(step.location, forKey: step.id) {
+                ids[step.id] = first
                 error("two steps with the id '\(step.id)'; give one an 'id:'", at: step.location,
                       notes: [.init("the first is here", at: first)])
                 continue
             }
-            ids[step.id] = step.location
             result.append(step)
         }
         return result
@@ -158,14 +159,20 @@ struct ManifestDecoder {
         guard let (name, nameLocation) = fields.name, checkName(name, at: nameLocation, what: "step name") else { return nil }
         guard checkPhase(fields.phase, scope: fields.scope, repeats: fields.repeats, at: node) else { return nil }
         if let (id, location) = fields.id, !checkName(id, at: location, what: "step id") { return nil }
-        guard let definition = registry[name] else {
+        // The manifest's steps of one name share its definition: looked up in the registry once.
+        let shared: SharedDefinition
+        if let known = sharedDefinitions[name] {
+            shared = known
+        } else if let definition = registry[name] {
+            shared = SharedDefinition(definition)
+            sharedDefinitions[name] = shared
+        } else {
             let suggestion = NameSuggestion.closest(to: name, among: registry.all.map(\.name))
             error("unknown step '\(name)'", at: nameLocation,
                   notes: suggestion.map { [.init("did you mean '\($0)'?")] } ?? [])
             return nil
         }
-        let shared = sharedDefinitions[name] ?? SharedDefinition(definition)
-        sharedDefinitions[name] = shared
+        let definition = shared.definition
         let mark = uses.count
         let parameters: any Sendable
         do {
@@ -192,8 +199,6 @@ struct ManifestDecoder {
         let idempotent = fields.idempotent || definition.idempotent || fields.repeats != nil
         let resumable = fields.resumable || definition.resumable
         warnIfNotResumable(phase: fields.phase ?? .preStart, resumable: resumable, idempotent: idempotent, at: nameLocation)
-        var canonicalWith: [UInt8] = []
-        fields.with?.appendCanonicalText(to: &canonicalWith)
         return ManifestStep(
             id: "\(thresholdText)/\(fields.id?.0 ?? name)", threshold: threshold, name: name,
             description: fields.description, timeout: fields.timeout,
@@ -202,8 +207,6 @@ struct ManifestDecoder {
             repeats: fields.repeats,
             labels: fields.labels, when: fields.when, phase: fields.phase ?? .preStart, scope: fields.scope ?? .fleet,
             location: nameLocation,
-            fingerprint: Fingerprint.of(
-                name: name, parameters: canonicalWith, revision: definition.revision, files: files),
             definitionFiles: files, definition: shared, with: fields.with, parameterDecoder: parameterDecoder, revert: revert, secrets: secrets,
             unsetVariables: unsetVariables)
     }
@@ -344,9 +347,9 @@ struct ManifestDecoder {
 
     // MARK: - Helpers
 
-    mutating func string(_ node: YAMLNode, what: String) -> String? {
+    mutating func string(_ node: YAMLNode, what: @autoclosure () -> String) -> String? {
         guard node.kind == .scalar, let text = node.scalar else {
-            error("\(what) must be a single value", at: node)
+            error("\(what()) must be a single value", at: node)
             return nil
         }
         return text

@@ -43,10 +43,12 @@ public final class ManifestStep: Sendable {
     public let location: SourceLocation
     /// A digest of the entry (name, parameters), the registered revision and the contents of the
     /// step's definition files; `status` compares it with the one recorded when the step ran.
-    /// Sixteen hex digits, written out when asked: as a string, each step's was a 60-byte
-    /// allocation (issue 32, docs/performance.md).
-    public var fingerprint: String { fingerprintDigest.hex }
-    private let fingerprintDigest: FNV1a
+    /// Sixteen hex digits, worked out on each access (read it once), from the entry as loaded: few
+    /// commands need it for every step (`status`, `lock`), and at load it was 8 % of a big
+    /// manifest's instructions (issue 32, docs/performance.md).
+    public var fingerprint: String {
+        Fingerprint.of(name: name, with: with, revision: definition.revision, files: definitionFiles).hex
+    }
     /// The files the step reads as its definition (`DefinitionFileParameters`), as they were when
     /// the manifest was read; empty for most steps.
     public let definitionFiles: [DefinitionFile]
@@ -91,7 +93,7 @@ public final class ManifestStep: Sendable {
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
         idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil,
         labels: [String] = [], when: StepCondition? = nil, phase: StepPhase = .preStart, scope: StepScope = .fleet,
-        location: SourceLocation, fingerprint: FNV1a,
+        location: SourceLocation,
         definitionFiles: [DefinitionFile] = [], definition: SharedDefinition, with: YAMLNode?, parameterDecoder: YAMLNodeDecoder,
         revert: StepRevert? = nil,
         secrets: SecretValues, unsetVariables: [Diagnostic] = []
@@ -112,7 +114,6 @@ public final class ManifestStep: Sendable {
         self.scope = scope
         self.repeats = repeats
         self.location = location
-        self.fingerprintDigest = fingerprint
         self.definitionFiles = definitionFiles
         self.sharedDefinition = definition
         self.with = with

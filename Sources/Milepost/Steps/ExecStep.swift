@@ -2,6 +2,7 @@ import FoundationEssentials
 import Instrumentation
 import Synchronization
 import MilepostSystem
+import MilepostYAML
 
 /// The built-in `exec` step: runs an argument list (no shell unless you name one).
 enum ExecStep {
@@ -15,8 +16,19 @@ enum ExecStep {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            command = try container.decode([Argument].self, forKey: .command).map(\.text)
-            env = try container.decodeIfPresent([String: Variable].self, forKey: .env)?.mapValues(\.value)
+            // Plain strings, then the checks, each error pointing at the value it is about
+            // (`NestedValueError`): decoding each through a checking wrapper type cost a `Decoder`
+            // per value (issue 32, docs/performance.md).
+            command = try container.decode([String].self, forKey: .command)
+            if let index = command.firstIndex(where: { $0.containsUTF8(0) }) {
+                throw NestedValueError(at: [.key("command"), .index(index)], "an argument cannot contain a NUL character (it would be cut short)")
+            }
+            env = try container.decodeIfPresent([String: String].self, forKey: .env)
+            // The first wrong entry by name, so that the same manifest always gives the same error.
+            if let env, env.contains(where: { Self.problem(name: $0.key, value: $0.value) != nil }),
+               let (name, problem) = env.keys.sorted().lazy.compactMap({ name in Self.problem(name: name, value: env[name]!).map { (name, $0) } }).first {
+                throw NestedValueError(at: [.key("env"), .key(name)], problem)
+            }
             cwd = try container.decodeIfPresent(String.self, forKey: .cwd)
             guard !command.isEmpty else {
                 throw DecodingError.dataCorruptedError(
@@ -26,38 +38,15 @@ enum ExecStep {
 
         enum CodingKeys: String, CodingKey { case command, env, cwd }
 
-        /// One element of `command`. `execve` takes C strings, which end at the first NUL: an
-        /// argument with a NUL would reach the program cut short, so it is refused here.
-        struct Argument: Decodable {
-            var text: String
-
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.singleValueContainer()
-                text = try container.decode(String.self)
-                guard !text.containsUTF8(0) else {
-                    throw DecodingError.dataCorruptedError(
-                        in: container, debugDescription: "an argument cannot contain a NUL character (it would be cut short)")
-                }
-            }
-        }
-
-        /// One `env` entry's value, checked with its name: `NAME=value` strings are what the program
-        /// gets, so a NUL would cut either short and a `=` in the name would set another variable.
-        struct Variable: Decodable {
-            var value: String
-
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.singleValueContainer()
-                value = try container.decode(String.self)
-                let name = decoder.codingPath.last?.stringValue ?? ""
-                let problem: String? =
-                    if name.isEmpty { "an environment variable needs a name" }
-                    else if name.containsUTF8(UInt8(ascii: "=")) { "the variable name '\(name)' cannot contain '='" }
-                    else if name.containsUTF8(0) { "a variable name cannot contain a NUL character" }
-                    else if value.containsUTF8(0) { "the value of '\(name)' cannot contain a NUL character (it would be cut short)" }
-                    else { nil }
-                if let problem { throw DecodingError.dataCorruptedError(in: container, debugDescription: problem) }
-            }
+        /// What is wrong with `name=value` as an environment entry; nil: nothing. `NAME=value`
+        /// strings are what the program gets (`execve` takes C strings, which end at the first
+        /// NUL), so a NUL would cut either short and a `=` in the name would set another variable.
+        static func problem(name: String, value: String) -> String? {
+            if name.isEmpty { "an environment variable needs a name" }
+            else if name.containsUTF8(UInt8(ascii: "=")) { "the variable name '\(name)' cannot contain '='" }
+            else if name.containsUTF8(0) { "a variable name cannot contain a NUL character" }
+            else if value.containsUTF8(0) { "the value of '\(name)' cannot contain a NUL character (it would be cut short)" }
+            else { nil }
         }
     }
 

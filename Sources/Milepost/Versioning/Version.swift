@@ -33,12 +33,12 @@ public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible
             let pre = rest[rest.index(after: dash)...]
             guard Self.isIdentifierList(pre) else { throw ParseError(text: text, reason: "invalid pre-release") }
             preRelease = pre.split(separator: ".", omittingEmptySubsequences: false).map { identifier in
-                identifier.allSatisfy(\.isASCIIDigit) ? Self.strippingLeadingZeros(identifier) : identifier
+                identifier.utf8.allSatisfy(Self.isDigit) ? Self.strippingLeadingZeros(identifier) : identifier
             }
             rest = rest[..<dash]
         }
         let numbers = rest.split(separator: ".", omittingEmptySubsequences: false)
-        guard numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else {
+        guard numbers.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(Self.isDigit) }) else {
             throw ParseError(text: text, reason: "expected dot-separated numbers such as 2.10.1")
         }
         var normalized = numbers.map(Self.strippingLeadingZeros)
@@ -140,9 +140,16 @@ public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible
         }
     }
 
+    /// Whether a byte of UTF-8 is an ASCII digit, which it is only as a character of its own: a
+    /// parse checks digits by bytes, by `Character`s it took ten times the instructions (issue 32).
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// `digits` (ASCII digits) without its leading zeros; "0" for zero.
     private static func strippingLeadingZeros(_ digits: Substring) -> Substring {
-        let trimmed = digits.drop { $0 == "0" }
-        return trimmed.isEmpty ? "0" : trimmed
+        guard let first = digits.utf8.firstIndex(where: { $0 != UInt8(ascii: "0") }) else { return "0" }
+        return digits[first...]
     }
 
     /// Compares two digit strings without leading zeros, of any length (ASCII: compared as bytes).

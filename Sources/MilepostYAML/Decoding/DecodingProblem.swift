@@ -42,9 +42,13 @@ enum DecodingProblem {
         YAMLError("\(prefix(path))the sequence has no more elements, expected \(expected)", at: sequence.location, notes: sequence.useNotes)
     }
 
-    /// An error thrown by a type's own `init(from:)`, located at the node it was decoding.
+    /// An error thrown by a type's own `init(from:)`, located at the node it was decoding, or for a
+    /// `NestedValueError`, at the value under that node it names.
     static func located(_ error: any Error, node: YAMLNode?, at path: [any CodingKey]) -> YAMLError {
         if let error = error as? YAMLError { return error }
+        if let nested = error as? NestedValueError, let value = nested.value(under: node) {
+            return YAMLError(prefix(nested.codingPath(after: path)) + nested.message, at: value.location, notes: value.useNotes)
+        }
         // The node's path, not the error's: a type's own error says what is wrong, the node where.
         let description = (error as? DecodingError)?.context?.debugDescription ?? String(describing: error)
         return YAMLError(prefix(path) + description, at: node?.location, notes: node?.useNotes ?? [])

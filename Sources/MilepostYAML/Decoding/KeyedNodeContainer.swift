@@ -44,7 +44,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let value = try require(key, expected: DecodingProblem.expected(type))
-        return try NodeDecoder.decode(type, from: value, at: CodingPath.appending(key, to: codingPath), strings: owner.strings)
+        return try NodeDecoder.decode(type, from: value, at: CodingPath(key, after: codingPath), strings: owner.strings)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }
@@ -70,7 +70,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// One lookup: the protocol's default asks `contains`, `decodeNil` and `decode` in turn.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = value(at: key), !value.isNull else { return nil }
-        return try NodeDecoder.decode(type, from: value, at: CodingPath.appending(key, to: codingPath), strings: owner.strings)
+        return try NodeDecoder.decode(type, from: value, at: CodingPath(key, after: codingPath), strings: owner.strings)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(type, key) }
@@ -100,12 +100,12 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     {
         let value = try require(key, expected: "a mapping")
         return KeyedDecodingContainer(
-            try KeyedNodeContainer<NestedKey>(node: value, codingPath: CodingPath.appending(key, to: codingPath), owner: owner))
+            try KeyedNodeContainer<NestedKey>(node: value, codingPath: CodingPath(key, after: codingPath).keys, owner: owner))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let value = try require(key, expected: "a sequence")
-        return try UnkeyedNodeContainer(node: value, codingPath: CodingPath.appending(key, to: codingPath), owner: owner)
+        return try UnkeyedNodeContainer(node: value, codingPath: CodingPath(key, after: codingPath).keys, owner: owner)
     }
 
     func superDecoder() throws -> any Decoder {
@@ -117,7 +117,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func superDecoder(named key: any CodingKey) throws -> any Decoder {
-        NodeDecoder(node: usage?.value(at: key.stringValue), codingPath: CodingPath.appending(key, to: codingPath), strings: owner.strings)
+        NodeDecoder(node: usage?.value(at: key.stringValue), codingPath: CodingPath(key, after: codingPath).keys, strings: owner.strings)
     }
 
     // MARK: - Lookup

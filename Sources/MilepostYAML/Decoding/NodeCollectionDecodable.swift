@@ -5,46 +5,72 @@
 protocol NodeCollectionDecodable {
     /// The collection decoded from `node`, at `path`.
     static func decode(
-        from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
+        from node: YAMLNode?, at path: CodingPath, strings: YAMLNodeDecoder.StringTransform?
     ) throws -> Self
 }
 
 extension Array: NodeCollectionDecodable where Element: Decodable {
     static func decode(
-        from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
+        from node: YAMLNode?, at path: CodingPath, strings: YAMLNodeDecoder.StringTransform?
     ) throws -> Self {
-        guard let node, node.kind == .sequence else {
-            throw DecodingProblem.mismatch(expected: "a sequence", found: node, at: path)
+        // Strings, the commonest elements, through a copy of the loop specialised for them:
+        // unspecialised, each paid a generic decode and append (issue 32, docs/performance.md).
+        if Element.self == String.self {
+            let texts: [String] = try elements(from: node, at: path) { try ScalarDecoding.string($0, at: $1, strings: strings) }
+            // `Self` is `[String]`: `as!` would copy the array element by element to find that out.
+            return unsafeBitCast(texts, to: Self.self)
         }
-        let elements = node.elements
-        var result: [Element] = []
-        result.reserveCapacity(elements.count)
-        for index in elements.indices {
-            let elementPath = CodingPath.appending(IndexKey(index), to: path)
-            result.append(try NodeDecoder.decode(Element.self, from: elements[index], at: elementPath, strings: strings))
-        }
-        return result
+        return try elements(from: node, at: path) { try NodeDecoder.decode(Element.self, from: $0, at: $1, strings: strings) }
     }
 }
 
 extension Dictionary: NodeCollectionDecodable where Key == String, Value: Decodable {
-    /// A null or absent node is an empty dictionary, as an empty keyed container is. Keys are
-    /// scalars: the composer refuses any other.
     static func decode(
-        from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
+        from node: YAMLNode?, at path: CodingPath, strings: YAMLNodeDecoder.StringTransform?
     ) throws -> Self {
-        guard let node, node.kind == .mapping else {
-            if let node, !node.isNull { throw DecodingProblem.mismatch(expected: "a mapping", found: node, at: path) }
-            return [:]
+        // As for arrays: string values through a specialised copy of the loop.
+        if Value.self == String.self {
+            let texts: [String: String] = try pairs(from: node, at: path) { try ScalarDecoding.string($0, at: $1, strings: strings) }
+            return unsafeBitCast(texts, to: Self.self)
         }
-        let count = node.pairCount
-        var result: [String: Value] = [:]
-        result.reserveCapacity(count)
-        for index in 0..<count {
-            let (key, value) = node.pair(index)
-            let name = key.scalar ?? ""
-            result[name] = try NodeDecoder.decode(Value.self, from: value, at: CodingPath.appending(NameKey(name), to: path), strings: strings)
-        }
-        return result
+        return try pairs(from: node, at: path) { try NodeDecoder.decode(Value.self, from: $0, at: $1, strings: strings) }
     }
+}
+
+/// The elements of a sequence, each decoded by `element` at its own path.
+private func elements<Element>(
+    from node: YAMLNode?, at path: CodingPath, _ element: (YAMLNode, CodingPath) throws -> Element
+) throws -> [Element] {
+    guard let node, node.kind == .sequence else {
+        throw DecodingProblem.mismatch(expected: "a sequence", found: node, at: path.keys)
+    }
+    let path = path.keys
+    let elements = node.elements
+    var result: [Element] = []
+    result.reserveCapacity(elements.count)
+    for index in elements.indices {
+        result.append(try element(elements[index], CodingPath(IndexKey(index), after: path)))
+    }
+    return result
+}
+
+/// The pairs of a mapping, each value decoded by `value` at its own path. A null or absent node is
+/// an empty dictionary, as an empty keyed container is. Keys are scalars: the composer refuses any other.
+private func pairs<Value>(
+    from node: YAMLNode?, at path: CodingPath, _ value: (YAMLNode, CodingPath) throws -> Value
+) throws -> [String: Value] {
+    guard let node, node.kind == .mapping else {
+        if let node, !node.isNull { throw DecodingProblem.mismatch(expected: "a mapping", found: node, at: path.keys) }
+        return [:]
+    }
+    let path = path.keys
+    let count = node.pairCount
+    var result: [String: Value] = [:]
+    result.reserveCapacity(count)
+    for index in 0..<count {
+        let pair = node.pair(index)
+        let name = pair.key.scalar ?? ""
+        result[name] = try value(pair.value, CodingPath(NameKey(name), after: path))
+    }
+    return result
 }

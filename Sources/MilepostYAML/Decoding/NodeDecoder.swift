@@ -22,19 +22,27 @@ final class NodeDecoder: Decoder {
     /// Decodes `type` from `node`: scalars, arrays and string-keyed dictionaries natively
     /// (`ScalarDecoding`, `NodeCollectionDecodable`), everything else through its `init(from:)`.
     static func decode<T: Decodable>(
-        _ type: T.Type, from node: YAMLNode?, at path: [any CodingKey], strings: YAMLNodeDecoder.StringTransform?
+        _ type: T.Type, from node: YAMLNode?, at path: CodingPath, strings: YAMLNodeDecoder.StringTransform?
     ) throws -> T {
-        try ScalarDecoding.decode(type, from: node, at: path, strings: strings) { shape in
+        // The commonest collections, without the conformance lookup and the cast of the result
+        // below (a sixth of decoding an `exec` step's parameters; issue 32, docs/performance.md).
+        if type == [String].self {
+            return unsafeBitCast(try [String].decode(from: node, at: path, strings: strings), to: T.self)
+        }
+        if type == [String: String].self {
+            return unsafeBitCast(try [String: String].decode(from: node, at: path, strings: strings), to: T.self)
+        }
+        return try ScalarDecoding.decode(type, from: node, at: path, strings: strings) { shape in
             if shape == .collection, let collection = type as? any NodeCollectionDecodable.Type {
                 return try collection.decode(from: node, at: path, strings: strings) as! T
             }
-            let decoder = NodeDecoder(node: node, codingPath: path, strings: strings)
+            let decoder = NodeDecoder(node: node, codingPath: path.keys, strings: strings)
             do {
                 let value = try T(from: decoder)
                 try decoder.checkUnknownKeys()
                 return value
             } catch {
-                throw DecodingProblem.located(error, node: node, at: path)
+                throw DecodingProblem.located(error, node: node, at: decoder.codingPath)
             }
         }
     }

@@ -8,7 +8,7 @@ struct SingleValueNodeContainer: SingleValueDecodingContainer {
     func decodeNil() -> Bool { owner.node?.isNull ?? true }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try NodeDecoder.decode(type, from: owner.node, at: owner.codingPath, strings: owner.strings)
+        try NodeDecoder.decode(type, from: owner.node, at: CodingPath(owner.codingPath), strings: owner.strings)
     }
 
     func decode(_ type: Bool.Type) throws -> Bool { try decode(type, ()) }

@@ -3,7 +3,7 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
     let codingPath: [any CodingKey]
     private(set) var currentIndex = 0
     private let sequence: YAMLNode
-    private let elements: [YAMLNode]
+    private let elements: YAMLNode.Elements
     private let owner: NodeDecoder
 
     init(node: YAMLNode?, codingPath: [any CodingKey], owner: NodeDecoder) throws {
@@ -60,33 +60,33 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
         -> KeyedDecodingContainer<NestedKey>
     {
         let element = try next(expected: "a mapping")
-        let container = try KeyedNodeContainer<NestedKey>(node: element, codingPath: elementPath, owner: owner)
+        let container = try KeyedNodeContainer<NestedKey>(node: element, codingPath: elementPath.keys, owner: owner)
         currentIndex += 1
         return KeyedDecodingContainer(container)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let element = try next(expected: "a sequence")
-        let container = try UnkeyedNodeContainer(node: element, codingPath: elementPath, owner: owner)
+        let container = try UnkeyedNodeContainer(node: element, codingPath: elementPath.keys, owner: owner)
         currentIndex += 1
         return container
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let element = try next(expected: "a value")
-        let decoder = NodeDecoder(node: element, codingPath: elementPath, strings: owner.strings)
+        let decoder = NodeDecoder(node: element, codingPath: elementPath.keys, strings: owner.strings)
         currentIndex += 1
         return decoder
     }
 
     // MARK: - Position
 
-    private var elementPath: [any CodingKey] { CodingPath.appending(IndexKey(currentIndex), to: codingPath) }
+    private var elementPath: CodingPath { CodingPath(IndexKey(currentIndex), after: codingPath) }
 
     /// The current element; `expected` is worded only when there is none.
     private func next(expected: @autoclosure () -> String) throws -> YAMLNode {
         guard !isAtEnd else {
-            throw DecodingProblem.endOfSequence(sequence, expected: expected(), at: elementPath)
+            throw DecodingProblem.endOfSequence(sequence, expected: expected(), at: elementPath.keys)
         }
         return elements[currentIndex]
     }

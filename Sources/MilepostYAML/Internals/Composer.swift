@@ -11,8 +11,11 @@ struct Composer {
     private var scalars: ScalarBytes
     /// Children of the open collections, innermost last; moved to `children` at each END.
     private var pending: [UInt32] = []
-    /// For each entry of `pending`: the alias and merge uses it was reached through (usually none).
+    /// For each entry of `pending`: the alias and merge uses it was reached through; kept only from
+    /// the document's first alias or merge key on (`trackUses()`), empty before: most documents have
+    /// none, and an empty list per node was 2 % of a big manifest's load (issue 32).
     private var pendingUses: [[AliasUse]] = []
+    private var tracksUses = false
     /// The alias and merge uses of the entries of `children` that came through any, by position.
     private var childUses: [UInt32: [AliasUse]] = [:]
     /// The columns too large for their node, by node index (see `RawNode`).
@@ -165,12 +168,14 @@ struct Composer {
         }
         nodes[index].start = UInt32(children.count)
         nodes[index].count = UInt32(pending.count - frame.pendingStart)
-        for (offset, uses) in pendingUses[frame.pendingStart...].enumerated() where !uses.isEmpty {
-            childUses[UInt32(children.count + offset)] = uses
+        if tracksUses {
+            for (offset, uses) in pendingUses[frame.pendingStart...].enumerated() where !uses.isEmpty {
+                childUses[UInt32(children.count + offset)] = uses
+            }
+            pendingUses.removeLast(pendingUses.count - frame.pendingStart)
         }
         children.append(contentsOf: pending[frame.pendingStart...])
-        pending.removeSubrange(frame.pendingStart...)
-        pendingUses.removeSubrange(frame.pendingStart...)
+        pending.removeLast(pending.count - frame.pendingStart)
         if let anchor = frame.anchor {
             anchors[anchor] = .closed(node: frame.node, nodes: frame.subtreeNodes, bytes: frame.subtreeBytes)
         }
@@ -199,8 +204,16 @@ struct Composer {
                     at: location))
                 throw Stop()
             }
+            trackUses()
             attach(node, nodes: subtreeNodes, bytes: subtreeBytes, uses: [AliasUse(location: location, merged: false)])
         }
+    }
+
+    /// Keeps the uses of `pending`'s entries from now on: every entry so far came through none.
+    private mutating func trackUses() {
+        guard !tracksUses else { return }
+        tracksUses = true
+        pendingUses = Array(repeating: [], count: pending.count)
     }
 
     // MARK: - Merge keys
@@ -212,6 +225,7 @@ struct Composer {
     private mutating func mergeKeys(from start: Int) {
         let entries = stride(from: start, to: pending.count, by: 2)
         guard entries.contains(where: { isMergeKey(Int(pending[$0])) }) else { return }
+        trackUses()
         var kept: [UInt32] = []
         var keptUses: [[AliasUse]] = []
         var sources: [(node: UInt32, uses: [AliasUse])] = []
@@ -292,7 +306,7 @@ struct Composer {
             return
         }
         pending.append(node)
-        pendingUses.append(uses)
+        if tracksUses { pendingUses.append(uses) }
         stack[stack.count - 1].subtreeNodes += subtreeNodes
         stack[stack.count - 1].subtreeBytes += subtreeBytes
     }
@@ -318,8 +332,17 @@ struct Composer {
             }
         }
         guard keyScratch.count > 1 else { return }
-        // Sort by text, then node index (source order): the first of a run is the first definition.
         let (nodes, scalars) = (self.nodes, self.scalars)
+        // A mapping of a few keys (a step's, its parameters'): whether any two are equal, each key
+        // against those before it, mostly told apart by length; sorting them cost 3 % of a big
+        // manifest's load (issue 32). Only a mapping with duplicates goes on to the sort.
+        if keyScratch.count <= 16 {
+            let duplicated = keyScratch.indices.contains { position in
+                keyScratch[..<position].contains { scalars.equal(nodes[$0], nodes[keyScratch[position]]) }
+            }
+            guard duplicated else { return }
+        }
+        // Sort by text, then node index (source order): the first of a run is the first definition.
         keyScratch.sort { a, b in
             let order = scalars.compare(nodes[a], nodes[b])
             return order != 0 ? order < 0 : a < b

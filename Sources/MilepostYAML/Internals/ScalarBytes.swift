@@ -45,6 +45,12 @@ struct ScalarBytes: Sendable {
         return withBytes(a.start, a.count) { a in withBytes(b.start, b.count) { b in Self.compare(a, b) } }
     }
 
+    /// Whether the texts of `a` and `b` are the same: `compare(a, b) == 0`, without reading the
+    /// bytes of texts of different lengths.
+    func equal(_ a: RawNode, _ b: RawNode) -> Bool {
+        a.count == b.count && compare(a, b) == 0
+    }
+
     @inline(__always)
     private static func slice(_ all: UnsafeBufferPointer<UInt8>, _ offset: Int, _ count: UInt32) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: all.baseAddress.map { $0 + offset }, count: Int(count))

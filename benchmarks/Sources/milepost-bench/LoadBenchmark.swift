@@ -10,7 +10,7 @@ enum LoadBenchmark {
         var size = 0
         var steps = 0
         let median = try Measure.medianMilliseconds(iterations) {
-            let manifest = try Manifest.load(path: path, registry: registry, limits: limits)
+            let manifest = try measured(path: path, registry: registry)
             size = manifest.source.bytes.count
             steps = manifest.steps.count
         }
@@ -18,6 +18,13 @@ enum LoadBenchmark {
         Measure.report("steps", Double(steps))
         Measure.report("median_ms", median)
         Measure.report("mb_per_s", Double(size) / 1e6 / (median / 1e3))
+    }
+
+    /// One load: what `benchmarks/run.sh` counts instructions of (callgrind's `--toggle-collect`
+    /// on this function), so that it is not inlined.
+    @inline(never)
+    static func measured(path: String, registry: StepRegistry) throws -> Manifest {
+        try Manifest.load(path: path, registry: registry, limits: limits)
     }
 
     /// Loads once in a fresh process; the peak RSS above what the process had before.
