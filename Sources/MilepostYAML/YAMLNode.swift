@@ -83,12 +83,12 @@ public struct YAMLNode: Sendable {
 
     /// For a sequence: its elements; empty otherwise.
     public var elements: Elements {
-        Elements(node: self, slots: kind == .sequence ? Self.slots(of: raw) : 0..<0)
+        Elements(node: self, slots: kind == .sequence ? childIndices.indices : 0..<0)
     }
 
     /// For a mapping: its pairs in source order; empty otherwise.
     public var pairs: Pairs {
-        Pairs(node: self, slots: kind == .mapping ? Self.slots(of: raw) : 0..<0)
+        Pairs(node: self, slots: kind == .mapping ? childIndices.indices : 0..<0)
     }
 
     /// A sequence's elements, read from the document where they are: iterating them allocates
@@ -120,29 +120,16 @@ public struct YAMLNode: Sendable {
         }
     }
 
-    private static func slots(of raw: RawNode) -> Range<Int> {
-        Int(raw.start)..<Int(raw.start + raw.count)
-    }
-
     /// For a mapping: the value whose scalar key is exactly `key`; nil otherwise.
     public subscript(key: String) -> YAMLNode? {
-        pairIndex(of: key, from: 0).map { pair($0).value }
-    }
-
-    /// For a mapping: its number of pairs; 0 otherwise.
-    var pairCount: Int { kind == .mapping ? childIndices.count / 2 : 0 }
-
-    /// A mapping's pair number `pair` (0-based, in source order).
-    func pair(_ pair: Int) -> (key: YAMLNode, value: YAMLNode) {
-        let slot = childIndices.startIndex + 2 * pair
-        return (child(at: slot), child(at: slot + 1))
+        pairIndex(of: key, from: 0).map { pairs[$0].value }
     }
 
     /// For a mapping: the number of the pair whose scalar key is exactly `key`, looked for from pair
     /// `start` to the end, then from the first pair (callers that ask for keys in source order find
     /// each at once); nil when there is none or this is not a mapping.
     func pairIndex(of key: String, from start: Int) -> Int? {
-        let count = pairCount
+        let count = pairs.count
         guard count > 0 else { return nil }
         let children = childIndices
         var wanted = key

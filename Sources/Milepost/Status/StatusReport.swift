@@ -74,9 +74,10 @@ extension Runner {
                 host: try await readHostView(manifest))
             // A step that replaces another is compared with the record of the one it replaces.
             // A repeatable step's change is expected: it runs again (the plan says so), it does not drift.
-            let oneTime = manifest.steps.filter { $0.repeats == nil }
+            // Each worked out once (`ManifestStep.fingerprint` digests the entry on every access).
+            let oneTime = manifest.steps.filter { $0.repeats == nil }.map { (step: $0, fingerprint: $0.fingerprint) }
             let fingerprints = Dictionary(
-                oneTime.map { ($0.id, $0.fingerprint) } + oneTime.compactMap { step in step.replaces.map { ($0, step.fingerprint) } },
+                oneTime.map { ($0.step.id, $0.fingerprint) } + oneTime.compactMap { entry in entry.step.replaces.map { ($0, entry.fingerprint) } },
                 uniquingKeysWith: { first, _ in first })
             for completed in state?.completed ?? [] where !completed.fingerprint.isEmpty {
                 if let current = fingerprints[completed.id], current != completed.fingerprint {

@@ -25,8 +25,8 @@ enum ExecStep {
             }
             env = try container.decodeIfPresent([String: String].self, forKey: .env)
             // The first wrong entry by name, so that the same manifest always gives the same error.
-            if let env, env.contains(where: { Self.problem(name: $0.key, value: $0.value) != nil }),
-               let (name, problem) = env.keys.sorted().lazy.compactMap({ name in Self.problem(name: name, value: env[name]!).map { (name, $0) } }).first {
+            let wrong = env?.compactMap { name, value in Self.problem(name: name, value: value).map { (name: name, problem: $0) } }
+            if let (name, problem) = wrong?.min(by: { $0.name < $1.name }) {
                 throw NestedValueError(at: [.key("env"), .key(name)], problem)
             }
             cwd = try container.decodeIfPresent(String.self, forKey: .cwd)

@@ -1,3 +1,5 @@
+import MilepostSystem
+
 /// A version as Milepost orders it: numeric per dot-separated component, missing components
 /// are zero, leading zeros do not count, a pre-release sorts before its release (SemVer 2.0
 /// precedence), build metadata never matters.
@@ -33,12 +35,12 @@ public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible
             let pre = rest[rest.index(after: dash)...]
             guard Self.isIdentifierList(pre) else { throw ParseError(text: text, reason: "invalid pre-release") }
             preRelease = pre.split(separator: ".", omittingEmptySubsequences: false).map { identifier in
-                identifier.utf8.allSatisfy(Self.isDigit) ? Self.strippingLeadingZeros(identifier) : identifier
+                identifier.utf8.allSatisfy(\.isASCIIDigit) ? Self.strippingLeadingZeros(identifier) : identifier
             }
             rest = rest[..<dash]
         }
         let numbers = rest.split(separator: ".", omittingEmptySubsequences: false)
-        guard numbers.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(Self.isDigit) }) else {
+        guard numbers.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(\.isASCIIDigit) }) else {
             throw ParseError(text: text, reason: "expected dot-separated numbers such as 2.10.1")
         }
         var normalized = numbers.map(Self.strippingLeadingZeros)
@@ -138,12 +140,6 @@ public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible
         return identifiers.allSatisfy { identifier in
             !identifier.isEmpty && identifier.allSatisfy { $0.isASCIIDigit || $0.isASCIILetter || $0 == "-" }
         }
-    }
-
-    /// Whether a byte of UTF-8 is an ASCII digit, which it is only as a character of its own: a
-    /// parse checks digits by bytes, by `Character`s it took ten times the instructions (issue 32).
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// `digits` (ASCII digits) without its leading zeros; "0" for zero.

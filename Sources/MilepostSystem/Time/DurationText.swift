@@ -22,12 +22,12 @@ package enum DurationText {
         var rest = bytes[...]
         var total: Int64 = 0
         while !rest.isEmpty {
-            let number = rest.prefix { isDigit($0) || $0 == UInt8(ascii: ".") }
+            let number = rest.prefix { $0.isASCIIDigit || $0 == UInt8(ascii: ".") }
             let unit = rest.dropFirst(number.count).prefix(while: isLetter)
             let atEnd = rest.count == number.count
             rest = rest.dropFirst(number.count + unit.count)
             let dots = number.lazy.filter { $0 == UInt8(ascii: ".") }.count
-            guard number.contains(where: isDigit), dots <= 1, !unit.isEmpty || atEnd else { throw .malformed }
+            guard number.contains(where: \.isASCIIDigit), dots <= 1, !unit.isEmpty || atEnd else { throw .malformed }
             if unit.isEmpty {
                 throw number.count == text.utf8.count ? .bareNumber : .missingUnit(String(decoding: number, as: UTF8.self))
             }
@@ -40,8 +40,6 @@ package enum DurationText {
         }
         return .milliseconds(total)
     }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)

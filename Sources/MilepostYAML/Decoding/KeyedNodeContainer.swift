@@ -25,9 +25,10 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var allKeys: [Key] {
         guard let mapping else { return [] }
         var keys: [Key] = []
-        keys.reserveCapacity(mapping.pairCount)
-        for pair in 0..<mapping.pairCount {
-            if let key = mapping.pair(pair).key.scalar.flatMap(Key.init(stringValue:)) { keys.append(key) }
+        let pairs = mapping.pairs
+        keys.reserveCapacity(pairs.count)
+        for pair in pairs.indices {
+            if let key = pairs[pair].key.scalar.flatMap(Key.init(stringValue:)) { keys.append(key) }
         }
         return keys
     }

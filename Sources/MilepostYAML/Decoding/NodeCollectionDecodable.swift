@@ -2,11 +2,21 @@
 /// mapping's pairs. Their own `init(from:)` runs unspecialised through boxed containers, paying
 /// generic-metadata lookups and allocations per element; this reads the same values, with the same
 /// coding paths and the same errors.
-protocol NodeCollectionDecodable {
+protocol NodeCollectionDecodable: SendableMetatype {
     /// The collection decoded from `node`, at `path`.
     static func decode(
         from node: YAMLNode?, at path: CodingPath, strings: YAMLNodeDecoder.StringTransform?
     ) throws -> Self
+}
+
+extension NodeCollectionDecodable {
+    /// `decode`, as `T`, which the caller knows is `Self` (it found `Self` as `T`'s collection type):
+    /// `as! T` on the result would cast it through an existential, a box and a dynamic cast per value.
+    static func decode<T>(
+        as _: T.Type, from node: YAMLNode?, at path: CodingPath, strings: YAMLNodeDecoder.StringTransform?
+    ) throws -> T {
+        unsafeBitCast(try decode(from: node, at: path, strings: strings), to: T.self)
+    }
 }
 
 extension Array: NodeCollectionDecodable where Element: Decodable {
@@ -54,23 +64,22 @@ private func elements<Element>(
     return result
 }
 
-/// The pairs of a mapping, each value decoded by `value` at its own path. A null or absent node is
+/// The pairs of a mapping, each value decoded by `decode` at its own path. A null or absent node is
 /// an empty dictionary, as an empty keyed container is. Keys are scalars: the composer refuses any other.
 private func pairs<Value>(
-    from node: YAMLNode?, at path: CodingPath, _ value: (YAMLNode, CodingPath) throws -> Value
+    from node: YAMLNode?, at path: CodingPath, _ decode: (YAMLNode, CodingPath) throws -> Value
 ) throws -> [String: Value] {
     guard let node, node.kind == .mapping else {
         if let node, !node.isNull { throw DecodingProblem.mismatch(expected: "a mapping", found: node, at: path.keys) }
         return [:]
     }
     let path = path.keys
-    let count = node.pairCount
+    let pairs = node.pairs
     var result: [String: Value] = [:]
-    result.reserveCapacity(count)
-    for index in 0..<count {
-        let pair = node.pair(index)
-        let name = pair.key.scalar ?? ""
-        result[name] = try value(pair.value, CodingPath(NameKey(name), after: path))
+    result.reserveCapacity(pairs.count)
+    for (key, value) in pairs {
+        let name = key.scalar ?? ""
+        result[name] = try decode(value, CodingPath(NameKey(name), after: path))
     }
     return result
 }

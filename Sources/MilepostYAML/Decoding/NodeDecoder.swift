@@ -24,17 +24,9 @@ final class NodeDecoder: Decoder {
     static func decode<T: Decodable>(
         _ type: T.Type, from node: YAMLNode?, at path: CodingPath, strings: YAMLNodeDecoder.StringTransform?
     ) throws -> T {
-        // The commonest collections, without the conformance lookup and the cast of the result
-        // below (a sixth of decoding an `exec` step's parameters; issue 32, docs/performance.md).
-        if type == [String].self {
-            return unsafeBitCast(try [String].decode(from: node, at: path, strings: strings), to: T.self)
-        }
-        if type == [String: String].self {
-            return unsafeBitCast(try [String: String].decode(from: node, at: path, strings: strings), to: T.self)
-        }
-        return try ScalarDecoding.decode(type, from: node, at: path, strings: strings) { shape in
-            if shape == .collection, let collection = type as? any NodeCollectionDecodable.Type {
-                return try collection.decode(from: node, at: path, strings: strings) as! T
+        try ScalarDecoding.decode(type, from: node, at: path, strings: strings) { shape in
+            if shape == .collection {
+                return try NativeShape.collectionType(type).decode(as: type, from: node, at: path, strings: strings)
             }
             let decoder = NodeDecoder(node: node, codingPath: path.keys, strings: strings)
             do {
