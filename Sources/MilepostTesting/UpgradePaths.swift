@@ -16,18 +16,41 @@ public import Milepost
 /// try await paths.verify(from: ["1.0", "2.0"], to: "3.0", prepare: writeSchema) { try readSchema($0) }
 /// ```
 public struct UpgradePaths: Sendable {
-    let registry: StepRegistry
+    /// Builds each scenario's registry for its directory.
+    let registry: @Sendable (_ directory: String) throws -> StepRegistry
     let writeFiles: @Sendable (String) throws -> Void
 
     /// The paths of the manifest `manifest`'s text.
     public init(manifest: String, registry: StepRegistry) {
+        self.init(manifest: manifest) { _ in registry }
+    }
+
+    /// The paths of the manifest `manifest`'s text, each scenario (every path, and the fresh
+    /// install) with the registry `registry` builds for its directory, as
+    /// `UpgradeScenario(manifest:seededAt:completed:registry:)` does.
+    public init(manifest: String, registry: @escaping @Sendable (_ directory: String) throws -> StepRegistry) {
         self.registry = registry
         writeFiles = UpgradeScenario.writing(manifest)
     }
 
     /// The paths of the manifest file your app ships, with the data `files` copied beside it in
-    /// each scenario (as `UpgradeScenario(manifestFile:copying:registry:)` does).
+    /// each scenario (as `UpgradeScenario(manifestFile:copying:registry:seededAt:completed:)` does).
     public init(manifestFile: String, copying files: [String] = [], registry: StepRegistry) {
+        self.init(manifestFile: manifestFile, copying: files) { _ in registry }
+    }
+
+    /// The paths of the manifest file your app ships, with the data `files` copied beside it in
+    /// each scenario and the registry `registry` builds for that scenario's directory, where the
+    /// copies are: the app's data directory of that path.
+    ///
+    /// ```swift
+    /// let paths = UpgradePaths(manifestFile: shipped, copying: [sampleData]) { directory in
+    ///     StepRegistry().installing(TiTiSteps.self, using: TiTiData(directory: directory))
+    /// }
+    /// ```
+    public init(
+        manifestFile: String, copying files: [String] = [], registry: @escaping @Sendable (_ directory: String) throws -> StepRegistry
+    ) {
         self.registry = registry
         writeFiles = UpgradeScenario.copying(manifestFile, files)
     }

@@ -34,17 +34,53 @@ public final class UpgradeScenario: Sendable {
     public convenience init(
         manifest: String, registry: StepRegistry, seededAt version: Version? = nil, completed: [String] = []
     ) async throws {
+        try await self.init(manifest: manifest, seededAt: version, completed: completed) { _ in registry }
+    }
+
+    /// A scenario whose manifest is `manifest`'s text, with the registry `registry` builds for the
+    /// scenario's `directory`: the app's data directory in this test, handed to the steps as the
+    /// app hands them its own (`DependentStepPlugin`).
+    ///
+    /// ```swift
+    /// let scenario = try await UpgradeScenario(manifest: yaml, seededAt: "2.1") { directory in
+    ///     StepRegistry().installing(NotesSteps.self, using: NotesDatabase(directory: directory))
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - seededAt, completed: as in `init(manifest:registry:seededAt:completed:)`.
+    public convenience init(
+        manifest: String, seededAt version: Version? = nil, completed: [String] = [],
+        registry: (_ directory: String) throws -> StepRegistry
+    ) async throws {
         try await self.init(registry: registry, seededAt: version, completed: completed, writeFiles: Self.writing(manifest))
     }
 
     /// A scenario whose manifest is the file at `manifestFile` — the one your app ships — copied
-    /// to `directory/milepost.yaml`, with `files` (data your steps read or change, found relative to
-    /// the manifest) copied beside it, so the originals are never touched.
+    /// to `directory/milepost.yaml`, with `files` (data your steps read or change) copied beside
+    /// it, so the originals are never touched.
     /// - Parameters:
     ///   - seededAt, completed: as in `init(manifest:registry:seededAt:completed:)`.
     public convenience init(
         manifestFile: String, copying files: [String] = [], registry: StepRegistry, seededAt version: Version? = nil,
         completed: [String] = []
+    ) async throws {
+        try await self.init(manifestFile: manifestFile, copying: files, seededAt: version, completed: completed) { _ in registry }
+    }
+
+    /// A scenario of the manifest file your app ships, with `files` copied beside it, and the
+    /// registry `registry` builds for the scenario's `directory`, where those copies are: give
+    /// your steps that directory as your app gives them its data directory.
+    ///
+    /// ```swift
+    /// let scenario = try await UpgradeScenario(manifestFile: shipped, copying: [sampleData], seededAt: "2.1") { directory in
+    ///     StepRegistry().installing(TiTiSteps.self, using: TiTiData(directory: directory))
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - seededAt, completed: as in `init(manifest:registry:seededAt:completed:)`.
+    public convenience init(
+        manifestFile: String, copying files: [String] = [], seededAt version: Version? = nil, completed: [String] = [],
+        registry: (_ directory: String) throws -> StepRegistry
     ) async throws {
         try await self.init(
             registry: registry, seededAt: version, completed: completed, writeFiles: Self.copying(manifestFile, files))
@@ -66,14 +102,20 @@ public final class UpgradeScenario: Sendable {
     }
 
     init(
-        registry: StepRegistry, seededAt version: Version?, completed: [String],
+        registry: (_ directory: String) throws -> StepRegistry, seededAt version: Version?, completed: [String],
         writeFiles: (String) throws -> Void
     ) async throws {
-        directory = FileManager.default.temporaryDirectory
+        let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("milepost-scenario-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-        store = FileStore(directory: directory + "/store")
-        self.registry = registry
+        do {
+            self.registry = try registry(directory)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+        self.directory = directory
+        store = FileStore(path: directory + "/store")
         try writeFiles(directory)
         if version != nil || !completed.isEmpty {
             try await seed(at: version, completed: completed)

@@ -30,7 +30,7 @@ final class ConformanceStore: Sendable {
         scratch = try TestDirectory()
         mariadbURL = MariaDBTestServer.freshDatabaseURL()
         store = switch kind {
-        case .file: FileStore(directory: scratch.path + "/store")
+        case .file: FileStore(path: scratch.path + "/store")
         case .postgres: PostgresStore(url: TestServer.freshSchemaURL())
         case .sqlite: SQLiteStore(path: scratch.path + "/app.db")
         case .mariadb: MariaDBStore(url: mariadbURL)
@@ -43,7 +43,7 @@ final class ConformanceStore: Sendable {
         case let postgres as PostgresStore: PostgresStore(url: TestServer.url ?? "", schema: postgres.schema)
         case let sqlite as SQLiteStore: SQLiteStore(path: sqlite.path)
         case is MariaDBStore: MariaDBStore(url: mariadbURL)
-        default: FileStore(directory: store.location)
+        default: FileStore(path: store.location)
         }
     }
 

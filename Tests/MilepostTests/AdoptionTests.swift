@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func aRunnerLogsNothingUnlessGivenALogger() {
-        let runner = Runner(store: FileStore(directory: "/nonexistent/.milepost"))
+        let runner = Runner(store: FileStore(path: "/nonexistent/.milepost"))
         #expect(String(describing: type(of: runner.logger.handler)) == "SwiftLogNoOpLogHandler")
     }
 }

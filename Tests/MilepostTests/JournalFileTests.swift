@@ -15,7 +15,7 @@ import Testing
 
     @Test func appendThenRead() async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         let locked = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
         try await locked.append(Array(records[..<2]))
         try await locked.append([])
@@ -26,7 +26,7 @@ import Testing
 
     @Test func oneCompactLinePerRecordWithSortedKeys() async throws {
         let directory = scratch.directory
-        let locked = try await FileStore(directory: directory).lock(timeout: .zero, holder: StoreFixture.holder())
+        let locked = try await FileStore(path: directory).lock(timeout: .zero, holder: StoreFixture.holder())
         var record = StoreFixture.record(.runFinished)
         record.durationMs = 1500
         record.outcome = .succeeded
@@ -51,7 +51,7 @@ import Testing
     @Test(arguments: ["after-newline", "mid-line", "mid-character"])
     func tornTailIsIgnoredThenRepairedByTheNextLock(cut: String) async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         let path = directory + "/journal.jsonl"
         let first = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
         try await first.append(records)
@@ -83,7 +83,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         let path = directory + "/journal.jsonl"
         try StoreFixture.write(Array(#"{"time":"2026"#.utf8), to: path)
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         #expect(try await store.readJournal() == [])
 
         try await store.lock(timeout: .zero, holder: StoreFixture.holder()).release()
@@ -97,7 +97,7 @@ import Testing
         try StoreFixture.write(JournalFile.encode(records[0]) + Array("{\"time\": 1}\n".utf8), to: path)
 
         let error = try await #require(throws: StoreError.self) {
-            try await FileStore(directory: directory).readJournal()
+            try await FileStore(path: directory).readJournal()
         }
         guard case .io(let location, let reason) = error else {
             Issue.record("expected io, got \(error)")
@@ -111,7 +111,7 @@ import Testing
     /// ignores a torn last line, and never reads (so never trips on) a bad line before its records.
     @Test func readingTheLastRecordsMatchesTheWholeJournal() async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         let locked = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
         let many = (1...3_000).map { StoreFixture.record(.stepSucceeded, step: "1/step-\($0)") }
         try await locked.append(many)

@@ -21,7 +21,7 @@ final class RunnerFixture: Sendable {
         scratch = try StoreFixture.ScratchDirectory()
     }
 
-    var store: FileStore { FileStore(directory: scratch.directory) }
+    var store: FileStore { FileStore(path: scratch.directory) }
 
     /// Every step run so far, in order, as `id` (or `id#attempt` from the second attempt on).
     var ran: [String] { recorder.calls.withLock { $0 } }

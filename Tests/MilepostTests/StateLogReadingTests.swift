@@ -10,7 +10,7 @@ import Testing
 
     init() throws { scratch = try StoreFixture.ScratchDirectory() }
 
-    var store: FileStore { FileStore(directory: scratch.directory) }
+    var store: FileStore { FileStore(path: scratch.directory) }
     var logPath: String { scratch.directory + "/state.log" }
 
     /// The holder's commits, the second planned with a manifest, while it still holds the lock:

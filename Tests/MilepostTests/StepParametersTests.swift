@@ -73,7 +73,7 @@ import Testing
                 - {name: counted, with: {table: c}}
             """.utf8)), registry: registry)
         let loaded = Counted.decoded.withLock { $0 }
-        #expect(manifest.steps.map { $0.storeBoundParameters?.refusal(for: FileStore(directory: "/nowhere")) }
+        #expect(manifest.steps.map { $0.storeBoundParameters?.refusal(for: FileStore(path: "/nowhere")) }
             == [nil, "not here: a", "not here: b", nil])
         #expect(Counted.decoded.withLock { $0 } == loaded, "a step that is not store-bound was decoded to ask it")
     }

@@ -9,7 +9,7 @@ import Testing
 
     @Test func commitThenReadState() async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         let locked = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
         #expect(try await locked.readState() == nil)
 
@@ -17,13 +17,13 @@ import Testing
         #expect(try await locked.readState() == StoreFixture.state)
         await locked.release()
 
-        #expect(try await FileStore(directory: directory).readState() == StoreFixture.state)
+        #expect(try await FileStore(path: directory).readState() == StoreFixture.state)
         #expect(try await store.readJournal() == [StoreFixture.record(.stepSucceeded, step: "2.1.0/reindex")])
     }
 
     @Test func commitReplacesTheWholeState() async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         let locked = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
         try await locked.commit(StoreFixture.state, journal: [])
         let smaller = StoredState(app: nil, version: Version("3.0.0"), updatedAt: Timestamp("2026-02-01T00:00:00.000Z")!)
@@ -37,7 +37,7 @@ import Testing
 
     @Test func stateIsPrettyJSONWithTheDocumentedKeys() async throws {
         let directory = scratch.directory
-        let locked = try await FileStore(directory: directory).lock(timeout: .zero, holder: StoreFixture.holder())
+        let locked = try await FileStore(path: directory).lock(timeout: .zero, holder: StoreFixture.holder())
         try await locked.commit(StoreFixture.state, journal: [])
         await locked.release()
 
@@ -58,7 +58,7 @@ import Testing
 
     @Test func stateFileIsPrivateToItsOwner() async throws {
         let directory = scratch.directory
-        let locked = try await FileStore(directory: directory).lock(timeout: .zero, holder: StoreFixture.holder())
+        let locked = try await FileStore(path: directory).lock(timeout: .zero, holder: StoreFixture.holder())
         try await locked.commit(StoreFixture.state, journal: [])
         await locked.release()
 
@@ -76,7 +76,7 @@ import Testing
 
     @Test func aLongLogIsReplayedWhileTheLockIsHeld() async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         let logPath = directory + "/state.log"
         // A state of about 1 MiB: the fifth commit takes the log past 4 MiB.
         let app = String(repeating: "a", count: 1 << 20)

@@ -17,7 +17,7 @@ import Testing
     ])
     func killedWriterLeavesTheOldOrTheNewStateAndAFreeLock(failPoint: String, renamed: Bool) async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         let old = try await StoreCrashChild.committedOldState(in: store)
 
         let child = try StoreCrashChild.commit(in: directory, killedAt: failPoint)
@@ -69,7 +69,7 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment[storeVariable] != nil))
     func commitUntilKilled() async throws {
         let directory = try #require(ProcessInfo.processInfo.environment[Self.storeVariable])
-        let locked = try await FileStore(directory: directory).lock(timeout: .seconds(5), holder: StoreFixture.holder())
+        let locked = try await FileStore(path: directory).lock(timeout: .seconds(5), holder: StoreFixture.holder())
         try await locked.commit(StoreFixture.state, journal: [StoreFixture.record(.stepSucceeded, step: "2.1.0/reindex")])
         Issue.record("MILEPOST_FAILPOINT did not kill the process")
     }
@@ -87,7 +87,7 @@ import Testing
     @Test(arguments: [("state-after-log-sync", true), ("state-log-torn", false)])
     func theLogLineDecidesWhetherTheCommitHappened(failPoint: String, committed: Bool) async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         let old = try await StoreCrashChild.committedOldState(in: store)
         #expect(!FileManager.default.fileExists(atPath: directory + "/state.log"), "a release removes the log")
 

@@ -9,8 +9,8 @@ import Testing
 
     @Test func secondStoreTimesOutNamingTheHolderThenSucceedsAfterRelease() async throws {
         let directory = scratch.directory
-        let first = FileStore(directory: directory)
-        let second = FileStore(directory: directory)
+        let first = FileStore(path: directory)
+        let second = FileStore(path: directory)
         let held = try await first.lock(timeout: .zero, holder: StoreFixture.holder(run: "run-first"))
 
         let start = ContinuousClock.now
@@ -34,20 +34,20 @@ import Testing
 
     @Test func waiterGetsTheLockWhenTheHolderReleases() async throws {
         let directory = scratch.directory
-        let held = try await FileStore(directory: directory).lock(timeout: .zero, holder: StoreFixture.holder())
+        let held = try await FileStore(path: directory).lock(timeout: .zero, holder: StoreFixture.holder())
         let waiter = Task {
-            try await FileStore(directory: directory).lock(timeout: .seconds(5), holder: StoreFixture.holder(run: "run-b"))
+            try await FileStore(path: directory).lock(timeout: .seconds(5), holder: StoreFixture.holder(run: "run-b"))
         }
         try await Task.sleep(for: .milliseconds(150))
         await held.release()
         let taken = try await waiter.value
-        #expect(try await FileStore(directory: directory).lockHolder() == StoreFixture.holder(run: "run-b"))
+        #expect(try await FileStore(path: directory).lockHolder() == StoreFixture.holder(run: "run-b"))
         await taken.release()
     }
 
     @Test func lockHolderWhileHeldAndNilAfterRelease() async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         let locked = try await store.lock(timeout: .zero, holder: StoreFixture.holder())
         #expect(try await store.lockHolder() == StoreFixture.holder())
 
@@ -60,7 +60,7 @@ import Testing
     @Test func lockCreatesMissingParents() async throws {
         let directory = scratch.directory
         let nested = directory + "/a/b"
-        let locked = try await FileStore(directory: nested).lock(timeout: .zero, holder: StoreFixture.holder())
+        let locked = try await FileStore(path: nested).lock(timeout: .zero, holder: StoreFixture.holder())
         await locked.release()
         #expect(StoreFixture.exists(nested + "/lock"))
     }
@@ -71,7 +71,7 @@ import Testing
         try StoreFixture.write(Array("{\"format\":".utf8), to: directory + "/state.json.tmp.99.12345")
         try StoreFixture.write(Array("keep".utf8), to: directory + "/notes.txt")
 
-        let locked = try await FileStore(directory: directory).lock(timeout: .zero, holder: StoreFixture.holder())
+        let locked = try await FileStore(path: directory).lock(timeout: .zero, holder: StoreFixture.holder())
         await locked.release()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["lock", "notes.txt"])
     }
@@ -81,7 +81,7 @@ import Testing
         // A file where the store directory should be.
         try StoreFixture.write([], to: directory)
         let error = try await #require(throws: StoreError.self) {
-            try await FileStore(directory: directory).lock(timeout: .zero, holder: StoreFixture.holder())
+            try await FileStore(path: directory).lock(timeout: .zero, holder: StoreFixture.holder())
         }
         #expect(error == .io(location: directory, reason: .system(call: "open", errno: .notDirectory)))
         #expect(error.description == "I/O error on the store \(directory): open: Not a directory")

@@ -9,7 +9,7 @@ import Testing
 
     @Test func readsCreateNothing() async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         #expect(try await store.readState() == nil)
         #expect(try await store.readJournal() == [])
         #expect(try await store.lockHolder() == nil)
@@ -18,7 +18,7 @@ import Testing
 
     @Test func readsLeaveAnIdleLockFileAlone() async throws {
         let directory = scratch.directory
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
         try await store.lock(timeout: .zero, holder: StoreFixture.holder()).release()
         #expect(try await store.lockHolder() == nil)
         #expect(try StoreFixture.bytes(directory + "/lock") == [])
@@ -41,7 +41,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         let path = directory + "/state.json"
         try StoreFixture.write(Array(content.utf8), to: path)
-        let store = FileStore(directory: directory)
+        let store = FileStore(path: directory)
 
         let error = try await #require(throws: StoreError.self) { try await store.readState() }
         guard case .unreadableState(let location, let reason) = error else {
@@ -63,6 +63,6 @@ import Testing
         // A directory where the file should be: exists, cannot be read as a file.
         try FileManager.default.createDirectory(
             atPath: directory + "/state.json", withIntermediateDirectories: true)
-        await #expect(throws: StoreError.self) { try await FileStore(directory: directory).readState() }
+        await #expect(throws: StoreError.self) { try await FileStore(path: directory).readState() }
     }
 }

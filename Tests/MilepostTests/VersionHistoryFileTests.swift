@@ -41,7 +41,7 @@ struct VersionHistoryFileTests {
         try Data(Self.state.utf8).write(to: root.appendingPathComponent("state.json"))
         try Data(Self.journal.utf8).write(to: root.appendingPathComponent("journal.jsonl"))
 
-        let history = try await FileStore(directory: root.path).versionHistory()
+        let history = try await FileStore(path: root.path).versionHistory()
         #expect(history.reached == [
             .init(version: "1.0", at: Timestamp("2026-01-02T03:04:00.021Z")!, run: "a1", source: .run),
             .init(version: "1.5", at: Timestamp("2026-03-01T00:00:00.000Z")!, run: "a3", source: .baseline),

@@ -27,9 +27,7 @@ struct RunJournal: Sendable {
     /// The `run-finished` record of a run (or revert) refused because `step` was interrupted and
     /// has not been resolved.
     func blocked(by step: InProgressStep, from: Version, to: Version) -> JournalRecord {
-        let message = "step \(step.id) was interrupted (pid \(step.pid) on \(step.host) since \(step.since)); "
-            + "it must be resolved first, as done or to retry"
-        return record(.runFinished, from: from, to: to, step: step.id, error: message, outcome: .blocked)
+        record(.runFinished, from: from, to: to, step: step.id, error: RunFailure.blocking(step), outcome: .blocked)
     }
 }
 

@@ -4,7 +4,7 @@ import MilepostSystem
 /// Runs a manifest's pending steps against a store: the library call behind `milepost run`.
 ///
 /// ```swift
-/// let runner = Runner(store: FileStore(directory: ".milepost"), logger: logger)
+/// let runner = Runner(store: FileStore(path: ".milepost"), logger: logger)
 /// let report = try await runner.run(to: Version("2.7")) {
 ///     try Manifest.load(path: "milepost.yaml", registry: registry)
 /// }
@@ -332,11 +332,10 @@ public struct Runner: Sendable {
             ])
             return report(.stopRequired)
         case .lateRefused:
-            let ids = plan.lateRefused.map(\.step.id).joined(separator: ", ")
             try await locked.append([
                 started,
                 journal.record(.runFinished, from: plan.from, to: target,
-                               error: "late steps under 'late: fail': \(ids)", outcome: .lateRefused),
+                               error: RunFailure.lateRefusal(plan.lateRefused.map(\.step.id)), outcome: .lateRefused),
             ])
             return report(.lateRefused)
         case .blocked(let running):
@@ -381,7 +380,7 @@ public struct Runner: Sendable {
                 let outcome: RunReport.Outcome = if case .failed = StepsEnd(stoppedAt: failed) { .failed } else { .interrupted }
                 try await locked.append([journal.record(
                     .runFinished, from: plan.from, to: target, step: failed.id,
-                    error: "hook \(failed.id) failed, so no step ran: \(failed.error ?? "")", outcome: .init(outcome))])
+                    error: RunFailure.hookFailed(failed.id, error: failed.error), outcome: .init(outcome))])
                 return report(outcome)
             }
             var (results, end): ([RunReport.StepResult], StepsEnd) = ([], .finished)

@@ -32,10 +32,10 @@ public struct StepDefinition: Sendable {
     /// such a scan too.
     private var contributor: PluginType?
 
-    /// A plugin's type. A metatype is immutable, so sharing it across threads is safe even though
-    /// `StepPlugin` does not require `Sendable` of its conformers.
+    /// A plugin's type (`StepPlugin`, `DependentStepPlugin`). A metatype is immutable, so sharing
+    /// it across threads is safe even though neither protocol requires `Sendable` of its conformers.
     private struct PluginType: @unchecked Sendable {
-        let type: any StepPlugin.Type
+        let type: Any.Type
     }
 
     /// Decodes the step's `with:` node with the given decoder (which substitutes variables).
@@ -87,10 +87,10 @@ public struct StepDefinition: Sendable {
         return copy
     }
 
-    /// The definition as `plugin` contributes it: under its namespace, if it has one.
-    func contributed(by plugin: any StepPlugin.Type) -> StepDefinition {
+    /// The definition as `plugin` contributes it: under `namespace`, the plugin's, if it has one.
+    func contributed(by plugin: Any.Type, namespace: String?) -> StepDefinition {
         var copy = self
-        copy.name = plugin.namespace.map { "\($0):\(name)" } ?? name
+        copy.name = namespace.map { "\($0):\(name)" } ?? name
         copy.contributor = PluginType(type: plugin)
         return copy
     }

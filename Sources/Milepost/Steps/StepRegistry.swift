@@ -86,9 +86,23 @@ public struct StepRegistry: Sendable {
         for plugin in plugins {
             var contributed = StepRegistry()
             plugin.register(in: &contributed)
-            for definition in contributed.all {
-                add(definition.contributed(by: plugin))
-            }
+            add(contributed, from: plugin, namespace: plugin.namespace)
+        }
+    }
+
+    /// Registers every step of `plugin`, under its namespace if it has one, each keeping what it
+    /// needs of `dependencies`.
+    /// - precondition: no resulting name is registered yet (a programmer error otherwise).
+    public mutating func install<Plugin: DependentStepPlugin>(_ plugin: Plugin.Type, using dependencies: Plugin.Dependencies) {
+        var contributed = StepRegistry()
+        plugin.register(in: &contributed, using: dependencies)
+        add(contributed, from: plugin, namespace: plugin.namespace)
+    }
+
+    /// Adds the steps a plugin registered in `contributed`, as that plugin contributes them.
+    private mutating func add(_ contributed: StepRegistry, from plugin: Any.Type, namespace: String?) {
+        for definition in contributed.all {
+            add(definition.contributed(by: plugin, namespace: namespace))
         }
     }
 
@@ -121,6 +135,19 @@ public struct StepRegistry: Sendable {
     public func installing(_ plugins: (any StepPlugin.Type)...) -> StepRegistry {
         var copy = self
         copy.install(plugins)
+        return copy
+    }
+
+    /// A copy of the registry with `plugin` installed, its steps keeping what they need of
+    /// `dependencies`, which the application provides as it starts:
+    ///
+    /// ```swift
+    /// let registry = StepRegistry().installing(TiTiSteps.self, using: TiTiData(directory: dataDirectory))
+    /// ```
+    /// - precondition: no resulting name is registered yet (a programmer error otherwise).
+    public func installing<Plugin: DependentStepPlugin>(_ plugin: Plugin.Type, using dependencies: Plugin.Dependencies) -> StepRegistry {
+        var copy = self
+        copy.install(plugin, using: dependencies)
         return copy
     }
 

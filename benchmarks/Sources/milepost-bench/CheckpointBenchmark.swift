@@ -12,7 +12,7 @@ enum CheckpointBenchmark {
         let source = ManifestSource(path: directory + "/milepost.yaml", bytes: GeneratedManifest.noop(steps: steps))
         let manifest = try Manifest.parse(source, registry: registry, limits: LoadBenchmark.limits)
         let runner = Runner(
-            store: FileStore(directory: directory + "/store"),
+            store: FileStore(path: directory + "/store"),
             logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
         let target = try Version(parsing: "1.\(steps)")
         let clock = ContinuousClock()

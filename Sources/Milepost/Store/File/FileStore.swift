@@ -19,8 +19,8 @@ public struct FileStore: MilepostStore {
         self.directory = PathText.string(path)
     }
 
-    /// A store in `directory`, a Unicode path (created on the first write, never by a read).
-    public init(directory: String) { self.init(path: FilePath(directory)) }
+    /// A store in the directory `path`, a Unicode path (created on the first write, never by a read).
+    public init(path: String) { self.init(path: FilePath(path)) }
 
     /// The directory, opened for reading; nil when it does not exist (nothing is stored yet).
     private func openedDirectory() throws -> StoreDirectory? {
