@@ -45,7 +45,7 @@ public struct UpgradePaths: Sendable {
     ///
     /// ```swift
     /// let paths = UpgradePaths(manifestFile: shipped, copying: [sampleData]) { directory in
-    ///     StepRegistry().installing(TiTiSteps.self, using: TiTiData(directory: directory))
+    ///     StepRegistry().installing(TiTiSteps.self, using: DailyFile(inDataDirectory: directory))
     /// }
     /// ```
     public init(

@@ -73,7 +73,7 @@ public final class UpgradeScenario: Sendable {
     ///
     /// ```swift
     /// let scenario = try await UpgradeScenario(manifestFile: shipped, copying: [sampleData], seededAt: "2.1") { directory in
-    ///     StepRegistry().installing(TiTiSteps.self, using: TiTiData(directory: directory))
+    ///     StepRegistry().installing(TiTiSteps.self, using: DailyFile(inDataDirectory: directory))
     /// }
     /// ```
     /// - Parameters:

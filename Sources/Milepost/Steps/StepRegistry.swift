@@ -128,8 +128,8 @@ public struct StepRegistry: Sendable {
     /// A copy of the registry with each plugin installed, for building a registry in one expression:
     ///
     /// ```swift
-    /// let registry = StepRegistry.standard.installing(TiTiSteps.self, SearchSteps.self)
-    /// let bare = StepRegistry().installing(TiTiSteps.self)   // without the built-in `exec`
+    /// let registry = StepRegistry.standard.installing(ReportSteps.self, SearchSteps.self)
+    /// let bare = StepRegistry().installing(ReportSteps.self)   // without the built-in `exec`
     /// ```
     /// - precondition: no resulting name is registered yet (a programmer error otherwise).
     public func installing(_ plugins: (any StepPlugin.Type)...) -> StepRegistry {
@@ -142,7 +142,7 @@ public struct StepRegistry: Sendable {
     /// `dependencies`, which the application provides as it starts:
     ///
     /// ```swift
-    /// let registry = StepRegistry().installing(TiTiSteps.self, using: TiTiData(directory: dataDirectory))
+    /// let registry = StepRegistry().installing(TiTiSteps.self, using: DailyFile(inDataDirectory: dataDirectory))
     /// ```
     /// - precondition: no resulting name is registered yet (a programmer error otherwise).
     public func installing<Plugin: DependentStepPlugin>(_ plugin: Plugin.Type, using dependencies: Plugin.Dependencies) -> StepRegistry {

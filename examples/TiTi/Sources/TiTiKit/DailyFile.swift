@@ -11,10 +11,15 @@ public struct DailyFile: Sendable {
 
     public init(path: String) { self.path = path }
 
-    /// `file` (default `dailys.json`) resolved against `directory` unless it is absolute.
-    public init(_ file: String?, relativeTo directory: String) {
-        let file = file ?? "dailys.json"
-        self.init(path: file.hasPrefix("/") ? file : directory + "/" + file)
+    /// `dailys.json` in the app's data directory `directory`.
+    public init(inDataDirectory directory: String) {
+        self.init(path: directory + "/dailys.json")
+    }
+
+    /// The file `titi-migrate` works on: `dailys.json` in the data directory `TITI_DATA` names,
+    /// else in the working directory (where ops run it, beside the store `.milepost`).
+    public static func ofCommandLine() -> DailyFile {
+        DailyFile(inDataDirectory: ProcessInfo.processInfo.environment["TITI_DATA"] ?? FileManager.default.currentDirectoryPath)
     }
 
     public func load() throws -> [Daily] {

@@ -3,20 +3,17 @@ import Milepost
 extension TiTiSteps {
     /// `with:` of `removeEmptyDailys`.
     public struct RemoveEmpty: Decodable, Sendable {
-        /// The data file, relative to the manifest (default `dailys.json`).
-        public var file: String?
         /// How many dailys one batch examines before the file is saved and a cursor committed
         /// (default 100000).
         public var batch: Int?
     }
 
-    /// Deletes the empty dailys of `file` in batches of `batch`, the file saved after each batch
+    /// Deletes the empty dailys of the app's `file` in batches of `batch`, the file saved after each batch
     /// that removed any, then a cursor committed: the number of dailys at the start of the file
     /// known to hold no empty one. An attempt that resumes starts at that position, so a kill
     /// costs at most the batch under way; a kill between the save and the cursor examines one
     /// batch again, which finds nothing left to remove.
-    static func removeEmptyDailys(_ context: StepContext<RemoveEmpty>) async throws {
-        let file = DailyFile(context.parameters.file, relativeTo: context.manifestDirectory)
+    static func removeEmptyDailys(_ context: StepContext<RemoveEmpty>, in file: DailyFile) async throws {
         let batch = context.parameters.batch ?? 100_000
         guard batch > 0 else { throw InvalidBatch(batch: batch) }
         var dailys = try file.load()

@@ -28,8 +28,14 @@ public struct TiTiLaunch: Sendable {
         self.legacyDefaults = legacyDefaults
     }
 
-    /// The registry TiTi's manifest is read with: its own steps, without `exec`.
-    public static let registry = StepRegistry().installing(TiTiSteps.self)
+    /// The registry TiTi's manifest is read with: its own steps, without `exec`, working on the
+    /// user's records in this data directory (`dailyFile`), wherever the manifest is.
+    public var registry: StepRegistry { Self.registry(for: dailyFile) }
+
+    /// The registry of TiTi's steps working on `file`.
+    public static func registry(for file: DailyFile) -> StepRegistry {
+        StepRegistry().installing(TiTiSteps.self, using: file)
+    }
 
     public var store: TiTiStore {
         TiTiStore(directory: dataDirectory + "/.milepost", legacyDefaults: legacyDefaults)
@@ -38,6 +44,8 @@ public struct TiTiLaunch: Sendable {
     /// Runs every pending step of `phase` up to `version`; when nothing is pending it reads only
     /// the state. `.preStart` (the launch) leaves the background steps waiting; `.background` runs
     /// them too, after anything a launch would run. `onProgress` gets the steps' progress.
+    /// Returns once the store is at `version`; throws `RunFailure` otherwise (a step failed, the
+    /// task was cancelled mid-step, …), with the step and the error it threw.
     ///
     /// The app mode: a fresh install — nothing stored, no legacy `lastUpdateVersion`, no
     /// `dailys.json` — records `version` and runs no step (`FreshInstallPolicy.record`): a new
@@ -54,11 +62,11 @@ public struct TiTiLaunch: Sendable {
         var options = Self.runOptions(phase: phase)
         options.onProgress = onProgress
         let runner = Runner(store: store, options: options)
-        let load = { [manifest] in try Manifest.load(path: manifest, registry: Self.registry) }
+        let load = { [manifest, registry] in try Manifest.load(path: manifest, registry: registry) }
         if try await store.readState() == nil, FileManager.default.fileExists(atPath: dailyFile.path) {
             _ = try await runner.baseline(try load().baseline)
         }
-        return try await runner.run(to: version, manifest: load)
+        return try await runner.migrate(to: version, manifest: load)
     }
 
     /// The options of TiTi's runs of `phase`: the app mode (see `migrate(to:phase:onProgress:)`).
@@ -71,15 +79,15 @@ public struct TiTiLaunch: Sendable {
     }
 
     /// The user's records, `dailys.json` in the data directory.
-    public var dailyFile: DailyFile { DailyFile(path: dataDirectory + "/dailys.json") }
+    public var dailyFile: DailyFile { DailyFile(inDataDirectory: dataDirectory) }
 
     /// Runs the background steps up to `version` (`removeEmptyDailys`): what the app calls after
     /// launch, once `start(at:)` returned and the UI is up, in a `Task` it cancels when the app is
     /// suspended (or is about to be terminated).
     ///
-    /// Cancelling the task stops the step under way at its next batch: the run ends `.interrupted`
-    /// and the cursor the step committed stays in the store (cancelled while it still waits for
-    /// the store's lock, it throws `CancellationError` instead, and nothing ran). The next call —
+    /// Cancelling the task stops the step under way at its next batch: the call throws `RunFailure`
+    /// with outcome `.interrupted`, and the cursor the step committed stays in the store (cancelled
+    /// while it still waits for the store's lock, it throws `CancellationError` instead, and nothing ran). The next call —
     /// at the next launch or when the app is active again — resumes the step at that cursor, so
     /// a suspension costs at most the batch under way. Meanwhile `start(at:)` is not held by it: a
     /// launch leaves a background step waiting, even one stopped mid-way. Call it at every launch;
@@ -106,8 +114,8 @@ public struct TiTiLaunch: Sendable {
     /// Runs the pre-start steps up to `version` and returns its "what's new" notice when this
     /// launch is the first of `version` after an upgrade: the store had reached an earlier version
     /// and never this one (asked before the run, which then records `version`), and the run
-    /// succeeded. A fresh install shows nothing; a failed run shows nothing and the next launch
-    /// asks again.
+    /// succeeded. A fresh install shows nothing; a failed run throws `RunFailure` and the next
+    /// launch asks again.
     ///
     /// The background steps are left waiting (`report.plan?.waiting`) for `runBackgroundSteps(at:)`;
     /// the pre-start run still records `version`, so the notice does not wait for them: it

@@ -1,27 +1,27 @@
 public import Milepost
 
-/// TiTi's one-time steps, for `StepRegistry.installing(TiTiSteps.self)`.
-///
-/// Both take `file:` (the data file, relative to the manifest; default `dailys.json`).
+/// TiTi's one-time steps, for `StepRegistry.installing(TiTiSteps.self, using: dailyFile)`: they
+/// work on the app's own data file, which the app (`TiTiLaunch`), `titi-migrate` and the tests each
+/// hand them, wherever the manifest is.
 /// `removeEmptyDailys` works in batches and resumes at its cursor (`RemoveEmptyDailys.swift`).
-public enum TiTiSteps: StepPlugin {
+public enum TiTiSteps: DependentStepPlugin {
     /// `with:` of `capRunawayDailys`.
     public struct Cap: Decodable, Sendable {
         /// The most a day can hold; longer days are cut to this (`16h`).
         public var limit: Duration
-        public var file: String?
     }
 
-    public static func register(in registry: inout StepRegistry) {
+    public static func register(in registry: inout StepRegistry, using file: DailyFile) {
         registry.register(
             "removeEmptyDailys", parameters: RemoveEmpty.self, description: "Delete the empty dailys TiTi 2.0 left behind",
-            idempotent: true, resumable: true, revision: "1", removeEmptyDailys
-        )
+            idempotent: true, resumable: true, revision: "1"
+        ) { context in
+            try await removeEmptyDailys(context, in: file)
+        }
         registry.register(
             "capRunawayDailys", parameters: Cap.self, description: "Cut days a forgotten timer ran through",
             idempotent: true, revision: "1"
         ) { context in
-            let file = DailyFile(context.parameters.file, relativeTo: context.manifestDirectory)
             let limit = Double(context.parameters.limit.components.seconds)
             var dailys = try file.load()
             let runaway = dailys.indices.filter { dailys[$0].totalTime > limit }

@@ -8,7 +8,7 @@ public struct TiTiStore: MilepostStore {
     let legacy: LegacyDefaults
 
     public init(directory: String, legacyDefaults: LegacyDefaults) {
-        files = FileStore(directory: directory)
+        files = FileStore(path: directory)
         legacy = legacyDefaults
     }
 

@@ -47,8 +47,11 @@ import TiTiKit
                 }
             }
         }
-        let suspended = try await task.value
+        // The one failure channel: the run did not reach its end, so the call throws, naming the step.
+        let suspended = try #require(await #expect(throws: RunFailure.self) { try await task.value })
         #expect(suspended.outcome == .interrupted)
+        #expect(suspended.step == "2.1/removeEmptyDailys")
+        #expect(suspended.underlying == nil)  // cancelled, not failed: the step threw nothing of its own
         let mark = try #require(try await fixture.launch.store.readState()?.inProgress)
         #expect(mark.id == "2.1/removeEmptyDailys")
         #expect(mark.phase == .background)

@@ -7,15 +7,18 @@ import TiTiKit
 /// The manifest and sample data TiTi ships, upgraded in `MilepostTesting` scenarios: what users of
 /// each release get, and a launch killed mid-upgrade.
 @Suite struct TiTiScenarioTests {
-    /// A scenario on copies of `Sample/milepost.yaml` and `Sample/dailys.json`.
+    /// A scenario on copies of `Sample/milepost.yaml` and `Sample/dailys.json`, its directory the
+    /// data directory the steps are given, as the app gives them its own.
     func scenario(seededAt version: Version? = nil) async throws -> UpgradeScenario {
         try await UpgradeScenario(
-            manifestFile: TiTiFixture.sample + "/milepost.yaml", copying: [TiTiFixture.sample + "/dailys.json"],
-            registry: TiTiLaunch.registry, seededAt: version)
+            manifestFile: TiTiFixture.sample + "/milepost.yaml", copying: [TiTiFixture.sample + "/dailys.json"], seededAt: version
+        ) { directory in
+            TiTiLaunch.registry(for: DailyFile(inDataDirectory: directory))
+        }
     }
 
     func dailys(in scenario: UpgradeScenario) throws -> [Daily] {
-        try DailyFile(path: scenario.directory + "/dailys.json").load()
+        try DailyFile(inDataDirectory: scenario.directory).load()
     }
 
     @Test func usersOf21GetOnlyTheRunawayCapIn27() async throws {
@@ -65,18 +68,18 @@ import TiTiKit
     /// Users of 2.0 and of 2.1 end, after 2.7's runs, where a new user of 2.7 starts: no empty
     /// daily and no day over the cap (a new user has no dailys at all), nothing owed.
     @Test func usersOf20And21EndWhereANew27UserStarts() async throws {
-        let paths = UpgradePaths(
-            manifestFile: TiTiFixture.sample + "/milepost.yaml", copying: [TiTiFixture.sample + "/dailys.json"],
-            registry: TiTiLaunch.registry)
+        let paths = UpgradePaths(manifestFile: TiTiFixture.sample + "/milepost.yaml", copying: [TiTiFixture.sample + "/dailys.json"]) {
+            TiTiLaunch.registry(for: DailyFile(inDataDirectory: $0))
+        }
         try await paths.verify(from: ["2.0", "2.1"], to: "2.7", options: TiTiLaunch.runOptions(phase: .background)) { scenario, installedAt in
-            let file = DailyFile(path: scenario.directory + "/dailys.json")
+            let file = DailyFile(inDataDirectory: scenario.directory)
             if installedAt == nil {
                 try FileManager.default.removeItem(atPath: file.path)  // a new user has no dailys
             } else if installedAt == "2.1" {
                 try file.save(try file.load().filter { !$0.isEmpty })  // 2.1 removed the empty ones
             }  // the sample is 2.0's data
         } appState: { scenario in
-            let file = DailyFile(path: scenario.directory + "/dailys.json")
+            let file = DailyFile(inDataDirectory: scenario.directory)
             let dailys = FileManager.default.fileExists(atPath: file.path) ? try file.load() : []
             return [dailys.count(where: \.isEmpty), dailys.count { $0.totalTime > 57_600 }]
         }

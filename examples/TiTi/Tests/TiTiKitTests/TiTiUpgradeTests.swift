@@ -94,7 +94,7 @@ import TiTiKit
         let bytes = try fixture.dataBytes()
 
         let plan = try await Runner(store: fixture.launch.store)
-            .plan(try Manifest.load(path: fixture.manifest, registry: TiTiLaunch.registry), to: Version("2.7"))
+            .plan(try Manifest.load(path: fixture.manifest, registry: fixture.launch.registry), to: Version("2.7"))
         #expect(plan.origin == .stored)
         #expect(plan.entries.map { "\($0.step.id) \($0.status.rawValue)" } == ["2.1/removeEmptyDailys skipped", "2.7/capRunawayDailys pending"])
 
