@@ -13,7 +13,7 @@ extension MilepostCLI {
     ///
     /// ```swift
     /// // Sources/titi-migrate/main.swift
-    /// MilepostCLI.start(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
+    /// MilepostCLI.start(registry: .standard.installing(TiTiSteps.self, using: .ofCommandLine()), store: TiTiStore.init(spec:))
     /// ```
     public static func start(
         registry: @autoclosure () -> StepRegistry = .standard, store: @escaping StoreOpener = fileStore, storeSchemes: [String] = [],

@@ -9,7 +9,7 @@ import MilepostSystem
 ///
 /// ```swift
 /// // Sources/titi-migrate/main.swift
-/// MilepostCLI.start(registry: .standard.installing(TiTiSteps.self), store: TiTiStore.init(spec:))
+/// MilepostCLI.start(registry: .standard.installing(TiTiSteps.self, using: .ofCommandLine()), store: TiTiStore.init(spec:))
 /// ```
 /// (`start` checks first that the system grants the threads a run needs; `main` does not.)
 public enum MilepostCLI {
@@ -69,13 +69,22 @@ public enum MilepostCLI {
     /// Parses `arguments`, runs the command in `context`, and exits with its code.
     @MainActor
     static func run(_ arguments: [String], in context: CommandContext) async -> Never {
+        if RootHelp.isRequested(arguments) {
+            Terminal.out(RootHelp.text)
+            exit(0)
+        }
+        var parsed: (any ParsableCommand.Type)?
         do {
+            try CommandUsage.checkCommand(in: arguments)
             var command = try await MilepostCommand.asyncParseAsRoot(arguments)
+            parsed = type(of: command)
             if let contextual = command as? any ContextualCommand {
                 try await contextual.start(in: context)
             } else {
                 try command.run()
             }
+        } catch let error as ValidationError where parsed != nil {
+            CommandUsage.refuse(error, by: parsed!)
         } catch {
             MilepostCommand.exit(withError: error)
         }

@@ -24,4 +24,7 @@ struct MilepostCommand: AsyncParsableCommand {
             Revert.self, Baseline.self, Resolve.self, StoreCommand.self, Schema.self, Init.self, New.self, Lock.self,
         ]
     )
+
+    /// Every usage error starts as milepost's other errors do, ArgumentParser's own too.
+    static var _errorPrefix: String { "milepost: error: " }
 }

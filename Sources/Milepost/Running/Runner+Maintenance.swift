@@ -24,6 +24,8 @@ extension Runner {
             case .nothingToResolve(let id, let interrupted, let failed):
                 "step \(id) is neither interrupted nor failed"
                     + (interrupted.map { "; interrupted: \($0)" } ?? "") + (failed.map { "; failed: \($0)" } ?? "")
+                    + (interrupted == nil && failed == nil ? "; nothing on this store is interrupted or failed"
+                        : NameSuggestion.closest(to: id, among: [interrupted, failed].compactMap { $0 }).map { "; did you mean '\($0)'?" } ?? "")
             }
         }
     }

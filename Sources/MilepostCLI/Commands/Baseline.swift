@@ -13,7 +13,7 @@ extension MilepostCommand {
                   milepost baseline 2.1 --store /var/lib/app/milepost
                 """)
 
-        @Argument(help: "The version to record.") var version: Version
+        @Argument(help: "The version to record.", transform: Version.argument) var version: Version
         @OptionGroup var store: StoreOptions
         @Flag(help: "Replace an existing state's version (keeps its completed steps).") var force = false
         @OptionGroup var logging: LoggingOptions

@@ -24,7 +24,7 @@ extension MilepostCommand {
                   milepost new 3.0 backfill --manifest deploy/milepost.yaml -- ./backfill
                 """)
 
-        @Argument(help: "The threshold: the step runs when an upgrade passes this version.")
+        @Argument(help: "The threshold: the step runs when an upgrade passes this version.", transform: Version.argument)
         var version: Version
         @Argument(help: "A registered step (milepost steps lists them); with a command after `--`, the id of a new exec step.")
         var name: String
@@ -35,9 +35,7 @@ extension MilepostCommand {
         func run(in context: CommandContext) async throws {
             // An unknown name would be written and then fail validation.
             let step = command.isEmpty ? name : "exec"
-            guard context.registry[step] != nil else {
-                throw ValidationError("'\(step.escapingControlCharacters())' is not a registered step (`milepost steps` lists them)")
-            }
+            guard context.registry[step] != nil else { throw unregistered(step, in: context.registry) }
             try await reportingFailures {
                 let path = try manifest.path
                 let loaded = try manifest.load(in: context)  // the file as it is must be valid first
@@ -71,6 +69,20 @@ extension MilepostCommand {
                 let added = command.isEmpty ? name : "exec '\(name)'"
                 Terminal.out("added \(added.escapingControlCharacters()) under \(version.text) in \(path.escapingControlCharacters())")
             }
+        }
+
+        /// Why `step` cannot be added: the registered name nearest to it, and for a name alone, how
+        /// to add an `exec` step that runs a command instead.
+        private func unregistered(_ step: String, in registry: StepRegistry) -> ValidationError {
+            let near = NameSuggestion.closest(to: step, among: registry.all.map(\.name))
+            var message = "'\(step.escapingControlCharacters())' is not a registered step (`milepost steps` lists them)"
+                + (near.map { "; did you mean '\($0)'?" } ?? "")
+            if command.isEmpty, registry["exec"] != nil {
+                let flag = manifest.manifest.map { " --manifest \(CommandHint.quoted($0))" } ?? ""
+                message += (near == nil ? "; to" : " Or, to") + " add a step that runs a command, give the command after --: "
+                    + "`milepost new \(version.text) \(CommandHint.quoted(name))\(flag) -- COMMAND [ARGS...]`"
+            }
+            return ValidationError(message)
         }
 
         /// Says why the step is not added: what validation would report in the edited manifest

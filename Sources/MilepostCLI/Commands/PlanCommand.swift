@@ -28,7 +28,8 @@ extension MilepostCommand {
         @OptionGroup var variables: VariableOptions
         @OptionGroup var store: StoreOptions
         @Option(help: ArgumentHelp(
-            "Plan from this version instead of the store's; repeat it to plan each upgrade path.", valueName: "version"))
+            "Plan from this version instead of the store's; repeat it to plan each upgrade path.", valueName: "version"),
+            transform: Version.argument)
         var from: [Version] = []
         @OptionGroup var target: TargetOption
         @OptionGroup var labels: LabelOptions

@@ -44,9 +44,12 @@ struct ManifestOptions: ParsableArguments {
         try Setting.value(flag: flag, named: OptionNames.manifest, environment: Setting.variable(OptionNames.manifest))
     }
 
+    /// The manifest a command reads when none is named.
+    static let defaultPath = "milepost.yaml"
+
     /// The manifest named, else `milepost.yaml`.
     var path: String {
-        get throws { try named ?? "milepost.yaml" }
+        get throws { try named ?? Self.defaultPath }
     }
 
     /// True when the user named a manifest, or the default one exists.

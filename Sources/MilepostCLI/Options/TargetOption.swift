@@ -5,7 +5,9 @@ import MilepostSystem
 
 /// `--to` (env `MILEPOST_TO`): the version the application is moving to.
 struct TargetOption: ParsableArguments {
-    @Option(name: .customLong(OptionNames.to), help: ArgumentHelp("The version being moved to (env MILEPOST_TO).", valueName: "version"))
+    @Option(
+        name: .customLong(OptionNames.to), help: ArgumentHelp("The version being moved to (env MILEPOST_TO).", valueName: "version"),
+        transform: Version.argument)
     var to: Version?
 
     /// The target, from the flag or the environment; nil when neither gives one.

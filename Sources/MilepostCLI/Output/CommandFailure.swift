@@ -1,5 +1,6 @@
 import ArgumentParser
 import Milepost
+import MilepostSystem
 
 /// Maps library errors to the documented exit codes and prints them for humans.
 enum CommandFailure {
@@ -66,7 +67,10 @@ enum CommandFailure {
             for diagnostic in diagnostics { Terminal.err(renderer.render(diagnostic), isError: diagnostic.severity == .error) }
             Terminal.err("milepost: \(ManifestError.summary(diagnostics, source: source))", isError: true)
         case ManifestError.unreadable(let path, let reason):
-            Terminal.err("milepost: error: cannot read the manifest \(path): \(reason)".escapingControlCharacters(), isError: true)
+            // A first try in a directory without one: say how to start one.
+            let start = FileCalls.exists(path) ? ""
+                : "; `\(CommandHint(manifest: path == ManifestOptions.defaultPath ? nil : path).milepost("init"))` writes a starting one"
+            Terminal.err("milepost: error: cannot read the manifest \(path): \(reason)\(start)".escapingControlCharacters(), isError: true)
         default:
             let advice = advice(for: error, hint: hint).map { "; \($0)" } ?? ""
             Terminal.err("milepost: error: \(error)\(advice)".escapingControlCharacters(), isError: true)

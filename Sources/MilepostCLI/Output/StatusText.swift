@@ -107,6 +107,7 @@ enum StatusText {
                 field("stop", stop.message(from: plan.from, to: plan.to), .red)
             }
         }
+        if let plan = report.plan { lines += StatusSteps.lines(plan, state: report.state, colored: colored, now: now) }
         if !advice.next.isEmpty {
             lines.append("next:")
             lines += advice.next.map { "  " + $0.escapingControlCharacters() }
