@@ -83,9 +83,9 @@ public enum MilepostCLI {
             } else {
                 try command.run()
             }
-        } catch let error as ValidationError where parsed != nil {
-            CommandUsage.refuse(error, by: parsed!)
         } catch {
+            // Refused by the command after parsing: its own usage, not the root's.
+            if let refusal = error as? ValidationError, let parsed { CommandUsage.refuse(refusal, by: parsed) }
             MilepostCommand.exit(withError: error)
         }
         exit(0)
