@@ -95,6 +95,34 @@ import Testing
         #expect(notes.ran.withLock { $0 } == ["2.1/removeEmptyNotes"])
     }
 
+    /// Runs the manifest refuses before any step throw too: a required stop (no step to name) and
+    /// a late step under `late: fail` (named), each worded as its journal record.
+    @Test func aRunRefusedBeforeAnyStepThrowsWithTheJournalsWords() async throws {
+        var registry = StepRegistry()
+        registry.register("note") { _ in }
+        let fixture = try RunnerFixture()
+        let runner = Runner(store: fixture.store)
+        let first = try fixture.manifest("baseline: \"1.0\"\nmigrations:\n  \"2.0\": [note]\n", registry: registry)
+        try await runner.migrate(to: "2.0") { first }
+
+        let stop = try fixture.manifest(
+            "baseline: \"1.0\"\nstops: [\"3.0\"]\nmigrations:\n  \"2.0\": [note]\n  \"4.0\": [{name: note, id: later}]\n",
+            registry: registry)
+        let refused = try #require(await #expect(throws: RunFailure.self) { try await runner.migrate(to: "4.0") { stop } })
+        #expect(refused.outcome == .stopRequired)
+        #expect(refused.step == nil)
+        #expect(refused.description == (try await fixture.journal().last?.error))
+
+        let late = try fixture.manifest(
+            "baseline: \"1.0\"\nlate: fail\nmigrations:\n  \"1.5\": [{name: note, id: hotfix}]\n  \"2.0\": [note]\n",
+            registry: registry)
+        let lateRefused = try #require(await #expect(throws: RunFailure.self) { try await runner.migrate(to: "2.0") { late } })
+        #expect(lateRefused.outcome == .lateRefused)
+        #expect(lateRefused.step == "1.5/hotfix")
+        #expect(lateRefused.description == "late steps under 'late: fail': 1.5/hotfix")
+        #expect(lateRefused.description == (try await fixture.journal().last?.error))
+    }
+
     /// Below the compatibility floor a contract step raised: refused, and the error names that step;
     /// a compatible older release returns (it starts, nothing runs).
     @Test func aRefusedDowngradeThrowsNamingTheContractStepThatRaisedTheFloor() async throws {
