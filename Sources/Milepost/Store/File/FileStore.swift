@@ -22,6 +22,11 @@ public struct FileStore: MilepostStore {
     /// A store in the directory `path`, a Unicode path (created on the first write, never by a read).
     public init(path: String) { self.init(path: FilePath(path)) }
 
+    /// The file store in `directory`: the name this initializer had before 0.3, kept so that
+    /// applications written against it still build.
+    @available(*, deprecated, renamed: "init(path:)")
+    public init(directory: String) { self.init(path: directory) }
+
     /// The directory, opened for reading; nil when it does not exist (nothing is stored yet).
     private func openedDirectory() throws -> StoreDirectory? {
         do throws(FileCallError) {
