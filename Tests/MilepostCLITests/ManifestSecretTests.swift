@@ -114,4 +114,53 @@ import Testing
         #expect(run.status == 1 && run.stderr.contains("exited with status 3"), "\(run.stderr)")
         #expect(run.stderr.contains("***") && !run.stderr.contains("abcdef"), "\(run.stderr)")
     }
+
+    /// A step's progress messages and its control lines go everywhere progress goes: the state while
+    /// it runs (`status` text and JSON), the journal (append-only), `history`, the service manager's
+    /// `STATUS=` datagrams and the warning for a line of unknown kind. Each gets `***`, never the
+    /// value, written in one piece or cut at the warning's 80 characters (issue 42, item 6).
+    @Test func progressMessagesAndControlLinesNeverShowTheSecret() throws {
+        let work = try WorkDirectory()
+        let padding = String(repeating: "x", count: 75)
+        try work.write("""
+            secrets: [DB_PASSWORD]
+            migrations:
+              1.0:
+                - name: exec
+                  id: copy
+                  with:
+                    command: [sh, -c, 'echo "progress 1/10 copying via postgres://app:$DB_PASSWORD@db/shop" >&3; echo "frobnicate $DB_PASSWORD" >&3; echo "\(padding)$DB_PASSWORD" >&3; touch reported; while [ -e hold ]; do sleep 0.02; done']
+                    env: {DB_PASSWORD: '${DB_PASSWORD}'}
+            """, to: "milepost.yaml")
+        try work.write("", to: "hold")
+        let receiver = try NotifySocketReceiver(in: work.path)
+        var milepost = work.milepost
+        milepost.environment = ["DB_PASSWORD": Self.password, "NOTIFY_SOCKET": receiver.address, "MILEPOST_NOTIFY_INTERVAL": "100ms"]
+        let (process, stdout, stderr) = try milepost.start(["run", "--to", "1.0", "--progress-interval", "0ms"])
+        #expect(ReliabilityFixture.eventually {
+            work.exists("reported") && (try? work.milepost.run("status").stdout)?.contains("copying via") == true
+        })
+        let status = try work.milepost.run("status")
+        #expect(status.stdout.contains("1/10 (10%): copying via postgres://app:***@db/shop"), "\(status.stdout)")
+        let statusJSON = try work.milepost.run("status", "--format", "json")
+        #expect(statusJSON.stdout.contains("copying via postgres://app:***@db/shop"), "\(statusJSON.stdout)")
+        let stateWhileRunning = try work.read(".milepost/state.json")
+        for shown in [status.stdout, statusJSON.stdout, stateWhileRunning] { #expect(!shown.contains(Self.password), "\(shown)") }
+
+        try FileManager.default.removeItem(atPath: work.path + "/hold")
+        let run = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        usleep(200_000)
+        let statuses = receiver.stop().flatMap { $0.values("STATUS") }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("ignored a control line: frobnicate ***"), "\(run.stderr)")
+        #expect(statuses.contains { $0.hasSuffix(": copying via postgres://app:***@db/shop") }, "\(statuses)")
+        let history = try work.milepost.run("history")
+        #expect(history.stdout.contains("1/10: copying via postgres://app:***@db/shop"), "\(history.stdout)")
+        let historyJSON = try work.milepost.run("history", "--format", "json")
+        let journal = try work.read(".milepost/journal.jsonl")
+        #expect(journal.contains("copying via postgres://app:***@db/shop"), "\(journal)")
+        for shown in [run.stdout, run.stderr, history.stdout, historyJSON.stdout, journal, try work.read(".milepost/state.json")] + statuses {
+            #expect(!shown.contains(Self.password) && !shown.contains(String(Self.password.prefix(5))), "\(shown)")
+        }
+    }
 }

@@ -38,14 +38,17 @@ extension Runner {
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: number))
             return await RunTelemetry.attempt(step, number: number, app: context.journal.app) { await run(attempt: number) }
         }
-        /// One attempt of the body with its timeout: how it ended, and how long it took.
+        /// One attempt of the body with its timeout: how it ended, and how long it took. What the
+        /// step says enters here, and its secret values are masked here for every place it goes:
+        /// its progress messages (state, journal, `onProgress`) and its log (control-line warnings).
         func run(attempt number: Int) async -> (StepExecution.Outcome, durationMs: Int) {
             let reporting = StepReporting(
                 commitCursor: { try await record.commitCursor($0) },
                 reportProgress: { [options, logger] completed, total, message in
                     do {
                         guard let progress = try await record.reportProgress(
-                            completed, total: total, message: message, interval: options.progressInterval) else { return }
+                            completed, total: total, message: message.map(step.secrets.redact), interval: options.progressInterval)
+                        else { return }
                         options.onProgress?(.stepProgress(id: step.id, progress))
                     } catch {
                         logger.warning("could not record the step's progress: \(error)")
@@ -55,7 +58,7 @@ extension Runner {
                 recordStderrTail: { await record.recordStderrTail($0) })
             let invocation = StepInvocation(
                 id: step.id, name: step.name, threshold: step.threshold, from: context.from, to: context.to, attempt: number,
-                logger: logger, manifestDirectory: context.directory, stopGrace: context.grace, store: context.locked,
+                logger: step.secrets.redacting(logger), manifestDirectory: context.directory, stopGrace: context.grace, store: context.locked,
                 resumeCursor: await record.cursor, reporting: reporting, secrets: step.secrets)
             let clock = ContinuousClock()
             let startedAt = clock.now

@@ -76,7 +76,7 @@ enum ExecStep {
         environment["MILEPOST_RESUME_CURSOR"] = context.resumeCursor
         environment = TraceEnvironment.propagating(.current ?? .topLevel, into: environment)
         let directory = context.parameters.cwd.map(context.manifestPath) ?? context.manifestDirectory
-        context.logger.debug("\(context.redact("exec \(context.parameters.command) in \(directory)"))")
+        context.logger.debug("exec \(context.parameters.command) in \(directory)")
         // Control lines are handled in the order written, by one task that outlives a cancellation,
         // so a cursor written on SIGTERM is still committed before the attempt is recorded.
         let (lines, input) = AsyncStream.makeStream(of: String.self)
@@ -119,7 +119,8 @@ enum ExecStep {
             case .progress(let completed, let total, let message):
                 await context.reportProgress(completed, of: total, message: message)
             case .unknown(let text):
-                context.logger.warning("ignored a control line: \(String(text.prefix(80)).escapingControlCharacters())")
+                // Masked before it is cut: the step's logger masks whole secrets, not one cut in two.
+                context.logger.warning("ignored a control line: \(String(context.redact(text).prefix(80)).escapingControlCharacters())")
             }
         }
         if let refused { throw refused }

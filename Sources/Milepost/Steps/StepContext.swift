@@ -23,7 +23,7 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     public let parameters: Parameters
     /// 1 for the first attempt, 2 for the first retry, …
     public let attempt: Int
-    /// A logger whose metadata carries the step id and run id.
+    /// A logger whose metadata carries the step id and run id; it masks the manifest's secret values.
     public let logger: Logger
     /// The directory of the manifest, for resolving relative paths.
     public let manifestDirectory: String
@@ -45,6 +45,7 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     /// message. The terminal shows a progress bar with rate and ETA; the store keeps the latest
     /// report with the step (written at most every `RunOptions.progressInterval`, the first at
     /// once) for `milepost status` on any host, and the journal a `step-progress` record each time.
+    /// The manifest's secret values are masked in `message` before any of them sees it.
     /// Never throws: a report the store cannot take is dropped with a warning.
     public func reportProgress(_ completed: Int, of total: Int? = nil, message: String? = nil) async {
         await reporting.reportProgress(completed, total, message)
@@ -77,8 +78,9 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     /// The manifest's secret values, masked in what Milepost writes.
     let secrets: SecretValues
 
-    /// `text` with the values of the manifest's secret variables replaced by `***`: for what a step
-    /// logs or throws about its parameters (the runner masks the errors steps throw anyway).
+    /// `text` with the values of the manifest's secret variables replaced by `***`: for text a step
+    /// writes itself (the runner masks what it logs through `logger`, its progress messages and the
+    /// errors it throws).
     public func redact(_ text: String) -> String {
         secrets.redact(text)
     }
