@@ -20,7 +20,7 @@ public enum StockCommandLine {
                 if SQLiteStore.accepts(spec) {
                     guard let store = SQLiteStore(spec: spec) else {
                         throw StoreError.io(
-                            location: "sqlite:", reason: .other("names no database file; write sqlite:PATH or sqlite:///ABSOLUTE-PATH"))
+                            location: "sqlite:", reason: .invalidURL("names no database file; write sqlite:PATH or sqlite:///ABSOLUTE-PATH"))
                     }
                     return store
                 }

@@ -109,4 +109,26 @@ import Testing
         #expect(lines.count == 1, "\(result.stderr)")
         #expect(lines.first?.contains("sendto: ") == true, "\(lines)")
     }
+
+    /// An interval the extension cannot hold (`100000000d`: three of them in microseconds overflow
+    /// 64 bits) trapped at the first step, after its in-progress mark, leaving it INTERRUPTED. It is
+    /// refused before the run starts, as a usage error, and so is an interval too short or no
+    /// duration at all (issue 42, item 11).
+    @Test(arguments: [
+        ("100000000d", "give at most 720000h"), ("1ms", "give at least 10ms"), ("soon", "expected numbers with units"),
+    ])
+    func anIntervalItCannotHoldIsRefusedBeforeTheRun(interval: String, reason: String) throws {
+        let work = try WorkDirectory()
+        let receiver = try NotifySocketReceiver(in: work.path)
+        try work.write(Self.manifest(sleeping: 0.1), to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.environment = ["NOTIFY_SOCKET": receiver.address, "MILEPOST_NOTIFY_INTERVAL": interval]
+        let result = try milepost.run("run", "--to", "1")
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("MILEPOST_NOTIFY_INTERVAL=\(interval): \(reason)"), "\(result.stderr)")
+        let status = try work.milepost.run("status")
+        #expect(status.stdout.hasPrefix("EMPTY nothing has run on this store yet"), "\(status.stdout)")
+        #expect(receiver.stop().map(\.text) == [])
+    }
 }
+

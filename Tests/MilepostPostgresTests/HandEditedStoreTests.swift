@@ -106,6 +106,26 @@ struct HandEditedStoreTests {
         #expect(after.status == 0, "\(after.stderr)")
     }
 
+    /// A lease PostgreSQL cannot hold (`25d`: the holder's transaction is bounded by it in 32-bit
+    /// milliseconds) failed every run with the server's raw "Value exceeds integer range", and one
+    /// too short (`100ms`) as an I/O error (74): both are the URL's fault, refused as usage (64)
+    /// before anything is read or written (issue 42, item 11).
+    @Test(arguments: [("25d", "give at most 576h"), ("100ms", "give at least 500ms")])
+    func aLeaseTheStoreCannotHoldIsAUsageError(lease: String, reason: String) async throws {
+        let directory = try TestDirectory()
+        try directory.write(Self.manifest, to: "milepost.yaml")
+        let url = TestServer.freshSchemaURL() + "&milepost_lease=" + lease
+        for command in [["run", "--to", "1.0"], ["status"]] {
+            let refused = try MilepostProcess.run(command + ["--store", url], in: directory.path)
+            #expect(refused.status == 64, "\(refused.stderr)")
+            #expect(refused.stderr.contains("invalid URL parameter milepost_lease=\(lease): \(reason)"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("integer range"), "\(refused.stderr)")
+        }
+        #expect(directory.read("ran.txt") == nil)
+        let longest = try MilepostProcess.run(["run", "--store", TestServer.freshSchemaURL() + "&milepost_lease=24d", "--to", "1.0"], in: directory.path)
+        #expect(longest.status == 0, "\(longest.stderr)")
+    }
+
     /// PostgreSQL cuts names at 63 bytes without a word: two schemas differing after that shared
     /// one state while locking on different keys.
     @Test func aSchemaNamePostgreSQLWouldTruncateIsRefused() async throws {
@@ -114,7 +134,7 @@ struct HandEditedStoreTests {
         let long = "s_" + String(repeating: "x", count: 61) + "_staging"
         let refused = try MilepostProcess.run(
             ["run", "--store", (TestServer.url ?? "") + "?milepost_schema=" + long, "--to", "1.0"], in: directory.path)
-        #expect(refused.status == 74, "\(refused.stderr)")
+        #expect(refused.status == 64, "\(refused.stderr)")
         #expect(refused.stderr.contains("the schema name \(long) is 71 bytes long; PostgreSQL cuts names at 63 bytes"), "\(refused.stderr)")
         #expect(directory.read("ran.txt") == nil)
         let longest = "t_" + TestServer.uniqueName() + String(repeating: "y", count: 49)

@@ -18,6 +18,20 @@ struct MariaDBProcessTests {
         url + (url.contains("?") ? "&" : "?") + "milepost_lease=" + lease
     }
 
+    /// A lease whose expiry the server cannot hold (`5000000d`: past the year 9999, the server's
+    /// "datetime field overflow", exit 74), or one too short (`100ms`, refused as 74 too), is the
+    /// URL's fault: refused as usage (64) before anything is read or written (issue 42, item 11).
+    @Test(arguments: [("5000000d", "give at most 24000000h"), ("100ms", "give at least 500ms")])
+    func aLeaseTheStoreCannotHoldIsAUsageError(lease: String, reason: String) throws {
+        let directory = try TestDirectory()
+        try directory.write("migrations:\n  \"1.0\": [{name: exec, id: a, with: {command: [sh, -c, 'echo a >> ran.txt']}}]\n", to: "milepost.yaml")
+        let refused = try MilepostProcess.run(
+            ["run", "--store", Self.leased(MariaDBTestServer.freshDatabaseURL(), lease), "--to", "1.0"], in: directory.path)
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("invalid URL parameter milepost_lease=\(lease): \(reason)"), "\(refused.stderr)")
+        #expect(directory.read("ran.txt") == nil)
+    }
+
     @Test func eightRunnersAtOnceRunEveryStepExactlyOnce() async throws {
         let url = MariaDBTestServer.freshDatabaseURL()
         let directory = try TestDirectory()

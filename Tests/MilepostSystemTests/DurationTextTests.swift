@@ -32,4 +32,28 @@ import Testing
     func printsTheLargestWholeUnitUpToHours(text: String, printed: String) throws {
         #expect(DurationText.format(try DurationText.read(text)) == printed)
     }
+
+    static let bounds = DurationBounds(minimum: .milliseconds(500), maximum: .seconds(86_400), limit: "the consumer counts to a day")
+
+    /// A consumer's bounds (`DurationBounds`): read in the same call as the syntax, each refusal
+    /// saying what it takes; the bounds themselves are held.
+    @Test(arguments: [
+        ("500ms", nil), ("24h", nil), ("1d", nil), ("499ms", InvalidDuration.shorterThan(.milliseconds(500))),
+        ("0s", .shorterThan(.milliseconds(500))), ("1d1ms", .longerThan(.seconds(86_400), limit: "the consumer counts to a day")),
+        ("100000000d", .longerThan(.seconds(86_400), limit: "the consumer counts to a day")), ("soon", .malformed),
+    ])
+    func readsWithinAConsumersBounds(text: String, problem: InvalidDuration?) throws {
+        if let problem {
+            #expect(throws: problem) { try DurationText.read(text, within: Self.bounds) }
+        } else {
+            #expect(try DurationText.read(text, within: Self.bounds) == DurationText.read(text))
+        }
+    }
+
+    @Test func aRefusalSaysWhatTheConsumerTakes() {
+        #expect(InvalidDuration.shorterThan(.milliseconds(500)).description == "give at least 500ms")
+        #expect(InvalidDuration.longerThan(.seconds(86_400), limit: "the consumer counts to a day").description
+            == "give at most 24h: the consumer counts to a day")
+    }
 }
+

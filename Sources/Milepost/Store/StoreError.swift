@@ -7,7 +7,7 @@ public import SystemPackage
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The state exists but cannot be read or decoded (exit 74). It is never overwritten.
     case unreadableState(location: String, reason: Reason)
-    /// Reading or writing the state, journal or lock failed (exit 74).
+    /// Reading or writing the state, journal or lock failed (exit 74; 64 for an `invalidURL`).
     case io(location: String, reason: Reason)
     /// The lock was not acquired in time (exit 75).
     case lockTimeout(location: String, waited: Duration, holder: LockHolder?)
@@ -26,6 +26,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownFormat(Int)
         /// The content does not decode; says where and why.
         case malformed(String)
+        /// The store's URL cannot be used as written (a parameter it does not take, a value it cannot
+        /// hold), in words: a usage error (exit 64), found before anything is read or written.
+        case invalidURL(String)
         /// Anything else, in words (for instance from a store an application brings).
         case other(String)
 
@@ -54,7 +57,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             case .unknownFormat(let format):
                 "format \(format) is not one this version of Milepost knows "
                     + "(it reads format 1 to \(StoredState.currentFormat)); upgrade Milepost"
-            case .malformed(let problem), .other(let problem): problem
+            case .malformed(let problem), .invalidURL(let problem), .other(let problem): problem
             }
         }
     }
@@ -77,6 +80,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "Remove the link (or replace it with the file it points to)"
         case .unreadableState(let location, let reason):
             "cannot read the state in \(location): \(reason). The file was left untouched"
+        case .io(let location, .invalidURL(let problem)):
+            "cannot use the store \(location) as written: \(problem)"
         case .io(let location, let reason):
             "I/O error on the store \(location): \(reason)"
         case .lockTimeout(let location, let waited, let holder):

@@ -101,8 +101,8 @@ extension MilepostCommand {
                 defer { ticker?.cancel() }
                 // The store first: a store that cannot be opened starts no exporter.
                 let opened = try store.open(in: context, manifest: try manifest.named)
+                let supervisor = try ServiceManagerStatus.start(forwarding: &options.onProgress, logger: logging.makeLogger())
                 let observability = RunObservability.start(metricsFile: metricsFile, exporter: context.telemetry)
-                let supervisor = ServiceManagerStatus.start(forwarding: &options.onProgress, logger: logging.makeLogger())
                 let runner = Runner(
                     store: opened, hostStore: try hostStore.open(in: context), options: options, logger: logging.makeLogger(metadataProvider: observability.logMetadata))
                 let (manifest, variables) = (manifest, variables)

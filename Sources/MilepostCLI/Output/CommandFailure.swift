@@ -13,6 +13,7 @@ enum CommandFailure {
             }
         case let error as StoreError:
             switch error {
+            case .io(_, .invalidURL): ExitStatus.usage.rawValue
             case .unreadableState, .io: ExitStatus.storeIO.rawValue
             case .lockTimeout: ExitStatus.lockTimeout.rawValue
             case .unreachable: ExitStatus.storeUnreachable.rawValue

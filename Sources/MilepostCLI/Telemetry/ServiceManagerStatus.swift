@@ -1,3 +1,4 @@
+import ArgumentParser
 import Logging
 import Milepost
 import MilepostSystem
@@ -19,6 +20,11 @@ final class ServiceManagerStatus: Sendable {
     static let intervalVariable = "MILEPOST_NOTIFY_INTERVAL"
     /// How often a running step's `EXTEND_TIMEOUT_USEC` is sent (the heartbeat of `RunProgressPrinter` too).
     static let defaultInterval: Duration = .seconds(10)
+    /// The intervals it takes: messages no more often than every 10 ms, and an extension of three
+    /// intervals that `EXTEND_TIMEOUT_USEC` counts in microseconds, a 64-bit number.
+    static let intervalBounds = DurationBounds(
+        minimum: .milliseconds(10), maximum: .seconds(30_000 * 86_400),
+        limit: "the extension asked for (EXTEND_TIMEOUT_USEC, three intervals) is a 64-bit count of microseconds")
     /// The longest `STATUS` text sent, in characters: systemd shows it on one line of `systemctl status`.
     static let statusLength = 200
 
@@ -56,7 +62,9 @@ final class ServiceManagerStatus: Sendable {
     /// Starts telling the service manager of `NOTIFY_SOCKET`, and makes `handler` (a run's
     /// `RunOptions.onProgress`) report to it first; nil, and `handler` unchanged, without
     /// `NOTIFY_SOCKET` or when its socket cannot be made (logged at debug). Call `finish` when the run ends.
-    static func start(forwarding handler: inout (@Sendable (RunProgress) -> Void)?, logger: Logger) -> ServiceManagerStatus? {
+    /// - throws: `ValidationError` (exit 64) for a `MILEPOST_NOTIFY_INTERVAL` that is no duration in
+    ///   `intervalBounds`, before the run starts.
+    static func start(forwarding handler: inout (@Sendable (RunProgress) -> Void)?, logger: Logger) throws -> ServiceManagerStatus? {
         let notifier: ServiceManagerNotifier
         do {
             guard let made = try ServiceManagerNotifier.fromEnvironment() else { return nil }
@@ -65,9 +73,14 @@ final class ServiceManagerStatus: Sendable {
             logger.debug("not notifying the service manager: \(error)")
             return nil
         }
-        let configured = ProcessEnvironment.value(intervalVariable).flatMap(DurationText.parse)
-        let status = ServiceManagerStatus(
-            notifier: notifier, interval: max(configured ?? defaultInterval, .milliseconds(10)), logger: logger)
+        let interval = try ProcessEnvironment.value(intervalVariable).map { text in
+            do {
+                return try DurationText.read(text, within: intervalBounds)
+            } catch {
+                throw ValidationError("\(intervalVariable)=\(text.escapingControlCharacters()): \(error)")
+            }
+        }
+        let status = ServiceManagerStatus(notifier: notifier, interval: interval ?? defaultInterval, logger: logger)
         let next = handler
         handler = { progress in
             status.handle(progress)

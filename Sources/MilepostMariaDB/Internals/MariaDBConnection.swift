@@ -51,7 +51,7 @@ final class MariaDBConnection: @unchecked Sendable {
 
     /// `open`, or nil when the database does not exist (`ER_BAD_DB_ERROR`).
     static func openIfCreated(_ settings: MariaDBSettings, database: Bool = true) async throws(StoreError) -> MariaDBConnection? {
-        if let refusal = settings.refusal { throw .io(location: settings.location, reason: .other(refusal)) }
+        if let refusal = settings.refusal { throw .io(location: settings.location, reason: .invalidURL(refusal)) }
         let result: Result<MariaDBConnection?, StoreError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: connectNow(settings, database: database)) }
         }

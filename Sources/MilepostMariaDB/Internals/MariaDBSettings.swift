@@ -65,7 +65,9 @@ struct MariaDBSettings: Sendable {
             default: invalid = invalid ?? "unknown URL parameter \(name) (known: socket, user, password, \(LeaseParameter.name))"
             }
         }
-        let read = LeaseParameter.read(leaseText)
+        let read = LeaseParameter.read(
+            leaseText, maximum: .seconds(1_000_000 * 86_400),
+            limit: "the lease's expiry, the server's time plus the lease, must be a DATETIME before the year 9999")
         if let problem = read.problem { invalid = "invalid URL parameter \(problem)" }
         lease = read.lease
         if database.isEmpty {

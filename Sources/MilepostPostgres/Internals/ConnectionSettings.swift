@@ -48,7 +48,10 @@ struct ConnectionSettings: Sendable {
             invalid = "\(Self.lockParameter)=\(text): use \(Self.lockParameter)=session or \(Self.lockParameter)=lease"
         }
         self.lock = ours[Self.lockParameter].flatMap(LockKind.init(rawValue:))
-        let lease = LeaseParameter.read(ours[LeaseParameter.name])
+        let lease = LeaseParameter.read(
+            ours[LeaseParameter.name], maximum: .seconds(24 * 86_400),
+            limit: "the store ends its holder's idle transactions after the lease (idle_in_transaction_session_timeout), "
+                + "which PostgreSQL counts in milliseconds up to 24.8 days")
         invalid = lease.problem ?? invalid
         self.lease = lease.lease
         if let invalid {

@@ -14,7 +14,7 @@ struct PostgresSession: Sendable {
     /// - throws: `StoreError.io` for settings that cannot be used (`ConnectionSettings.refusal`).
     static func open(_ settings: ConnectionSettings) async throws -> PostgresSession {
         if let refusal = settings.refusal {
-            throw StoreError.io(location: settings.location, reason: .other(refusal))
+            throw StoreError.io(location: settings.location, reason: .invalidURL(refusal))
         }
         do {
             return PostgresSession(connection: try await PGConnection.connect(settings.parameters()), settings: settings)

@@ -12,6 +12,13 @@ package enum DurationText {
     /// Parses `text`; nil when `read` would say why it is not a duration.
     package static func parse(_ text: String) -> Duration? { try? read(text) }
 
+    /// Parses `text` as a duration its consumer can hold (`bounds`); throws what is wrong with it.
+    package static func read(_ text: String, within bounds: DurationBounds) throws(InvalidDuration) -> Duration {
+        let duration = try read(text)
+        try bounds.check(duration)
+        return duration
+    }
+
     /// Parses `text`, a sequence of number and unit; throws what is wrong with it. Read as UTF-8
     /// bytes, copied into an array: numbers and units are ASCII, and any other byte makes the text
     /// malformed (slicing an array costs a fraction of slicing `Substring.UTF8View`).

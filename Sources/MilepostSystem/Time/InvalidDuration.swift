@@ -11,6 +11,10 @@ package enum InvalidDuration: Error, Equatable, CustomStringConvertible {
     case malformed
     case finerThanMillisecond
     case tooLong
+    /// Shorter than its consumer takes (`DurationBounds.minimum`).
+    case shorterThan(Duration)
+    /// Longer than its consumer can hold (`DurationBounds.maximum`), and why.
+    case longerThan(Duration, limit: String)
 
     package var description: String {
         switch self {
@@ -22,6 +26,8 @@ package enum InvalidDuration: Error, Equatable, CustomStringConvertible {
         case .malformed: "expected numbers with units (\(DurationText.unitNames)), e.g. 30s, 1h30m or 1.5h"
         case .finerThanMillisecond: "finer than a millisecond: durations are counted in whole milliseconds"
         case .tooLong: "too long a duration"
+        case .shorterThan(let minimum): "give at least \(DurationText.format(minimum))"
+        case .longerThan(let maximum, let limit): "give at most \(DurationText.format(maximum)): \(limit)"
         }
     }
 }
