@@ -23,8 +23,11 @@ enum ExporterHandoff {
             return
         }
         let path = directory + Array("/\(exporterName)".utf8)
-        let error = (path + [0]).withUnsafeBufferPointer { bytes in
-            _ = bytes.withMemoryRebound(to: CChar.self) { execv($0.baseAddress!, CommandLine.unsafeArgv) }
+        // The arguments as this process read them (`PathText.arguments`), not `CommandLine.unsafeArgv`,
+        // which is empty when a preloaded library kept them from the Swift runtime.
+        let argv = ([path] + PathText.arguments().map(PathText.bytes)).map { strdup($0.map { CChar(bitPattern: $0) } + [0]) } + [nil]
+        let error = argv.withUnsafeBufferPointer { arguments in
+            _ = execv(arguments[0]!, arguments.baseAddress!)
             return errno
         }
         warn("cannot start \(PathText.readable(PathText.string(bytes: path))): \(String(cString: strerror(error)))")

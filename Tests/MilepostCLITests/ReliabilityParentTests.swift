@@ -93,4 +93,45 @@ import Testing
         #expect(work.exists("parent-has-7"), "the test did not give milepost descriptor 7")
         #expect(!work.exists("step-has-7"), "the step inherited descriptor 7")
     }
+
+    /// libfaketime, preloaded, keeps the arguments from the Swift runtime (`CommandLine.argc` is 0):
+    /// the binary trapped at start, even for `--version`, building `1..<argc`. The arguments are
+    /// read from the kernel's copy instead, so the command runs as given (issue 42, item 12).
+    @Test(.enabled(if: libfaketime != nil, "libfaketime is not installed (Debian: apt-get install libfaketime)"))
+    func aPreloadedLibraryThatHidesTheArgumentsFromTheRuntimeChangesNothing() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.once, to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.environment = ["LD_PRELOAD": try #require(Self.libfaketime), "FAKETIME": "+0"]
+        let version = try milepost.run("--version")
+        #expect(version.status == 0, "\(version.stderr)")
+        #expect(version.stdout.hasPrefix("0."), "\(version.stdout)")
+        let run = try milepost.run("run", "--to", "1", "--manifest", "milepost.yaml", "--format", "json")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ReliabilityFixture.object(run.stdout)["to"] as? String == "1", "\(run.stdout)")
+        #expect(try work.read("ran.txt") == "ran\n")
+    }
+
+    static let libfaketime = ["/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"]
+        .first { FileManager.default.fileExists(atPath: $0) }
+
+    /// An `execve` with an empty argv (no program name either) runs the binary as `milepost` alone
+    /// does: its help, exit 0 — never a signal.
+    @Test func anEmptyArgumentVectorIsACommandLineWithoutArguments() throws {
+        let work = try WorkDirectory()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, work.path + "/out.txt", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, work.path + "/err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var pid: pid_t = 0
+        var arguments: [UnsafeMutablePointer<CChar>?] = [nil]
+        #expect(posix_spawn(&pid, MilepostBinary.path, &actions, nil, &arguments, environ) == 0)
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, 0) == pid)
+        #expect(status & 0x7f == 0, "killed by signal \(status & 0x7f): \((try? work.read("err.txt")) ?? "")")
+        #expect((status >> 8) & 0xff == 0, "\((try? work.read("err.txt")) ?? "")")
+        #expect(try work.read("out.txt").contains("USAGE: milepost "))
+    }
 }
+

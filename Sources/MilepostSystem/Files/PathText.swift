@@ -88,11 +88,22 @@ package enum PathText {
         scalar.value >= base + 0x80 && scalar.value <= base + 0xFF
     }
 
-    /// The process's arguments after the program name, as texts (from `CommandLine.unsafeArgv`).
+    /// The process's arguments after the program name, as texts: from `CommandLine.unsafeArgv`, or,
+    /// when the Swift runtime has none (`argc` 0: a library preloaded with `LD_PRELOAD`, such as
+    /// libfaketime, keeps them from it), from the kernel's copy, `/proc/self/cmdline`. An `execve`
+    /// with an empty argv has no arguments either way.
     package static func arguments() -> [String] {
-        (1..<Int(CommandLine.argc)).compactMap { index in
-            CommandLine.unsafeArgv[index].map { string(cString: $0) }
+        guard CommandLine.argc < 1 else {
+            return (1..<Int(CommandLine.argc)).compactMap { index in
+                CommandLine.unsafeArgv[index].map { string(cString: $0) }
+            }
         }
+        // Each argument ends with a NUL; no arguments at all is an empty file (or one NUL, the empty
+        // program name a kernel since 5.18 gives an empty argv).
+        let bytes = (try? RegularFileReader.contents(path: "/proc/self/cmdline", maxBytes: 1 << 24)) ?? []
+        var fields = bytes.split(separator: 0, omittingEmptySubsequences: false)
+        if bytes.last == 0 { fields.removeLast() }
+        return fields.dropFirst().map { string(bytes: $0) }
     }
 
     /// The text of a C string's bytes.
