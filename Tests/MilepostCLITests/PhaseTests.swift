@@ -225,4 +225,35 @@ import Testing
         #expect(warned.stderr.contains("a 'phase: background' step should be resumable"), "\(warned.stderr)")
         #expect(try work.milepost.run("validate", "--strict").status == 65)
     }
+
+    /// A failed contract or background step: `status` advised `milepost run --to V`, which said "up
+    /// to date" and left the step failed. The advised command carries the step's `--phase`, and run
+    /// as printed it resumes the step (issue 42, item 13).
+    @Test(arguments: ["contract", "background"])
+    func theAdviceAfterAFailedStepOfAPhaseResumesItAsPrinted(phase: String) throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            migrations:
+              "3.0": [{name: exec, id: add-column, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> ran.txt']}}]
+              "3.1":
+                - {name: exec, id: late, phase: \(phase), resumable: true, with: {command: [sh, -c, 'test ! -e broken && echo "$MILEPOST_STEP" >> ran.txt']}}
+            """, to: "milepost.yaml")
+        try work.write("", to: "broken")
+        #expect(try work.milepost.run("run", "--to", "3.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "3.1").status == 0)
+        #expect(try work.milepost.run("run", "--to", "3.1", "--phase", phase).status == 1)
+
+        for format in ["text", "json"] {
+            let status = try work.milepost.run("status", "--to", "3.1", "--format", format)
+            #expect(status.stdout.contains("fix the cause, then `milepost run --to 3.1 --phase \(phase)`: it resumes at 3.1/late"), "\(status.stdout)")
+        }
+        let advised = try work.milepost.run("status", "--to", "3.1").stdout
+        let command = try #require(advised.split(separator: "`").first { $0.hasPrefix("milepost run ") })
+        try FileManager.default.removeItem(atPath: work.path + "/broken")
+        let resumed = try work.milepost.run(command.split(separator: " ").dropFirst().map(String.init))
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try Self.ran(work) == ["3.0/add-column", "3.1/late"])
+        #expect(try work.milepost.run("status", "--check", "--require", phase, "--to", "3.1").status == 0)
+    }
 }
+

@@ -13,7 +13,8 @@ struct StatusAdvice {
     init(_ report: StatusReport, hint: CommandHint, target: Version?) {
         let to = target.map { $0.text } ?? "VERSION"
         let labels = LabelHint.expression(for: report.plan).map { ["--labels", $0] } ?? []
-        /// The run that runs the steps of `phase` (and the pre-start steps).
+        /// The run that runs the steps of `phase` (and the pre-start steps): for an unfinished step,
+        /// its own phase, so that the command resumes it whatever `status` was asked about.
         let runOf = { (phase: StepPhase?) in
             hint.milepost("run", arguments: ["--to", to] + labels + (phase.map { $0 == .preStart ? [] : ["--phase", $0.rawValue] } ?? []))
         }
@@ -54,7 +55,7 @@ struct StatusAdvice {
                 next.append("or, to start it over: `\(hint.milepost("resolve", id, "--retry", "--from-start"))`")
             } else if idempotent(id) {
                 sentence = "\(id) was interrupted; it is idempotent and runs again on the next run"
-                next.append("`\(run)`")
+                next.append("`\(runOf(report.interrupted?.phase))`")
             } else {
                 sentence = "\(id) was interrupted and is not idempotent: runs stop at it (exit 2) until it is resolved"
                 next.append("check what \(id) did, then either:")
@@ -72,7 +73,7 @@ struct StatusAdvice {
             let failed = report.state?.failures.first
             let id = failed?.id ?? "?"
             sentence = "\(id): \(failed?.error ?? "?")"
-            next.append("fix the cause, then `\(run)`: it resumes at \(id)")
+            next.append("fix the cause, then `\(runOf(failed?.phase))`: it resumes at \(id)")
             next.append("or, if you did its work by hand: `\(hint.milepost("resolve", id, "--done"))`")
         case .revertUnfinished:
             let to = report.state?.reverting?.to.text ?? "?"
