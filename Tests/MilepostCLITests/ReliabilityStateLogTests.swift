@@ -78,4 +78,28 @@ import Testing
         #expect(try work.read("ran.txt") == "1.0/one\n", "the step never started")
         return process
     }
+
+    /// A `state.log` that is a directory (no file Milepost wrote: it holds no commit) failed every
+    /// command with "move it away and run `milepost baseline …`": moving the state away and running
+    /// baseline as printed exited 74 (the log is replayed first), and moving the log away made
+    /// baseline refuse (64), the state being there. The advice names the file and looks at what is
+    /// left first; followed as printed, the store works again with its state (issue 42, item 14).
+    @Test func theAdviceForALogThatIsADirectoryWorksAsPrinted() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest, to: "milepost.yaml")
+        #expect(try work.milepost.run("run", "--to", "1.0").status == 0)
+        try FileManager.default.createDirectory(atPath: work.path + "/.milepost/state.log", withIntermediateDirectories: false)
+
+        let failed = try work.milepost.run("run", "--to", "2.0")
+        #expect(failed.status == 74, "\(failed.stderr)")
+        let advice = "move .milepost/state.log away and run `milepost status`: if it shows no state, `milepost baseline VERSION` starts over"
+        #expect(failed.stderr.contains(advice), "\(failed.stderr)")
+        try FileManager.default.moveItem(atPath: work.path + "/.milepost/state.log", toPath: work.path + "/moved-away")
+        let status = try work.milepost.run("status")
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("version     1.0"), "\(status.stdout)")
+        let resumed = try work.milepost.run("run", "--to", "2.0")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+    }
 }
+

@@ -29,7 +29,9 @@ import Testing
             let result = try work.milepost.run(command)
             #expect(result.status == 74, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("cannot read the state in .milepost"), "\(result.stderr)")
-            #expect(result.stderr.contains("restore it from a backup, or move it away and run `milepost baseline VERSION`"))
+            #expect(result.stderr.contains(
+                "restore it from a backup, or move .milepost/state.json away and run `milepost status`: if it shows no state, "
+                    + "`milepost baseline VERSION` starts over"), "\(result.stderr)")
         }
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == bytes)
         let after = try FileManager.default.attributesOfItem(atPath: path)

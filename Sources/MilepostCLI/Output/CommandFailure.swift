@@ -44,8 +44,11 @@ enum CommandFailure {
             "finish it first: `\(hint.milepost("revert", "--to", to.text))`"
         case RevertError.notBelow:
             "`\(hint.milepost("run", "--to", "VERSION"))` moves a store up"
-        case StoreError.unreadableState(_, let reason) where !reason.isPermissionDenied && reason != .symbolicLink:
-            "restore it from a backup, or move it away and run `\(hint.milepost("baseline", "VERSION"))` to start over"
+        case StoreError.unreadableState(let location, let reason) where !reason.isPermissionDenied && reason != .symbolicLink:
+            // The file named, and what is left looked at before starting over: for the file store's
+            // write-ahead log (`state.log`), `state.json` still holds the state, and baseline would refuse.
+            "restore it from a backup, or move \(location) away and run `\(hint.milepost("status"))`: "
+                + "if it shows no state, `\(hint.milepost("baseline", "VERSION"))` starts over"
         case let error as StepStillRunningError:
             "wait for it to end (a longer --\(OptionNames.lockTimeout) waits longer), or stop it: `kill -TERM -- -\(error.processGroup)`"
         case let error as UnrecordedStepOutcome:
