@@ -169,4 +169,83 @@ import Testing
         let validate = try work.milepost.run("validate", "--env-file", "empty.env")
         #expect(validate.status == 65 && validate.stderr.contains("variable 'DB_PASSWORD' is not set"), "\(validate.stderr)")
     }
+
+    /// `${REGION}` inside an `sh -c` script ran its value as shell code (`eu; touch pwned`), and
+    /// `validate` said only "substitutes ${REGION}". It warns at the use, showing the safe form (the
+    /// value as an argument after the script, read there as "$1"), `--strict` refuses it, and the
+    /// safe form is clean — in a `revert:` too (issue 42, item 7).
+    @Test func aVariableSubstitutedIntoAShellScriptIsAWarningThatShowsTheSafeForm() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            variables: [REGION]
+            migrations:
+              "1.0":
+                - name: exec
+                  id: deploy
+                  with: {command: [sh, -c, 'deploy --region ${REGION}']}
+                  revert: {command: [/bin/bash, -o, pipefail, -ec, 'undeploy --region "${REGION}"']}
+            """, to: "milepost.yaml")
+        let validate = try work.milepost.run("validate")
+        #expect(validate.status == 0, "\(validate.stderr)")
+        let advice = "where its value runs as shell code (a ';' or '$(…)' in it runs a command); pass it as an argument after "
+            + "the script and read it there quoted: "
+        #expect(validate.stderr.contains("milepost.yaml:6:32: warning: step 'exec': ${REGION} is substituted into the text of the 'sh -c' script, "
+            + advice + "[sh, -c, '… \"$1\" …', sh, '${REGION}']"), "\(validate.stderr)")
+        #expect(validate.stderr.contains("milepost.yaml:7:56: warning: step 'exec': ${REGION} is substituted into the text of the 'bash -c' script, "
+            + advice + "[bash, -c, '… \"$1\" …', bash, '${REGION}']"), "\(validate.stderr)")
+        #expect(try work.milepost.run("validate", "--strict").status == 65)
+
+        try work.write("""
+            variables: [REGION]
+            migrations:
+              "1.0":
+                - name: exec
+                  id: deploy
+                  with: {command: [sh, -c, 'echo deploy --region "$1" > deployed.txt', sh, '${REGION}']}
+                  revert: {command: [bash, -ec, 'undeploy --region "$1"', bash, '${REGION}']}
+            """, to: "milepost.yaml")
+        let safe = try work.milepost.run("validate", "--strict")
+        #expect(safe.status == 0, "\(safe.stderr)")
+        var milepost = work.milepost
+        milepost.environment = ["REGION": "eu; touch pwned"]
+        #expect(try milepost.run("run", "--to", "1.0").status == 0)
+        #expect(try work.read("deployed.txt") == "deploy --region eu; touch pwned\n")
+        #expect(!work.exists("pwned"))
+    }
+
+    /// Running as root, an env file another user could have written (the file, or a directory above
+    /// it, writable by others or owned by another user) gave its values to commands root runs. It
+    /// is refused, as ssh refuses such keys, before anything runs (issue 42, item 7).
+    @Test(.enabled(if: geteuid() == 0, "needs root: the check is for runs as root"))
+    func asRootAnEnvFileAnotherUserCouldWriteIsRefused() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            variables: [REGION]
+            migrations:
+              "1.0": [{name: exec, id: deploy, with: {command: [sh, -c, 'echo "$0" > deployed.txt', '${REGION}']}}]
+            """, to: "milepost.yaml")
+        try FileManager.default.createDirectory(atPath: work.path + "/conf", withIntermediateDirectories: false)
+        try work.write("REGION=eu\n", to: "conf/prod.env")
+        let file = work.path + "/conf/prod.env", directory = work.path + "/conf"
+        chmod(directory, 0o755)
+        for (change, problem) in [
+            ({ chmod(file, 0o666) }, "conf/prod.env is writable by every user (mode 666)"),
+            ({ chmod(file, 0o620) | chown(file, 0, 1000) }, "conf/prod.env is writable by group 1000 (mode 620)"),
+            ({ chown(file, 1000, 0) }, "conf/prod.env belongs to user 1000, not root"),
+            ({ chmod(directory, 0o777) }, "its directory \(directory) is writable by every user (mode 777)"),
+        ] as [(() -> Int32, String)] {
+            chmod(file, 0o600); chown(file, 0, 0); chmod(directory, 0o755)
+            #expect(change() == 0)
+            let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "conf/prod.env")
+            #expect(run.status == 65, "\(run.stderr)")
+            #expect(run.stderr.contains("conf/prod.env: error: refusing to read the env file as root: "), "\(run.stderr)")
+            #expect(run.stderr.contains(problem), "\(run.stderr)")
+            #expect(!work.exists("deployed.txt"))
+        }
+        chmod(file, 0o600); chown(file, 0, 0); chmod(directory, 0o755)
+        let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "conf/prod.env")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try work.read("deployed.txt") == "eu\n")
+    }
 }
+

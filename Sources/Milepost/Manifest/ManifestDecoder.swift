@@ -190,6 +190,7 @@ struct ManifestDecoder {
                 .warning, "step '\(name)': \(warning)", file: file, at: fields.with?.location ?? nameLocation))
         }
         guard let revert = revert(fields.revert, of: definition, name: name, parameters: parameters) else { return nil }
+        warnAboutVariablesInShellScripts(of: name, in: [fields.with, fields.revert], since: mark)
         let fileNames = adopted.definitionFiles ? (parameters as? any DefinitionFileParameters)?.definitionFiles ?? [] : []
         let files = fileNames.map { DefinitionFile(name: $0, directory: directory) }
         let unsetVariables = uses.uses(since: mark).compactMap { use -> Diagnostic? in

@@ -21,12 +21,20 @@ public struct ManifestVariables: Sendable {
 
     /// The process environment, with the values of the env file at `envFile` (dotenv syntax) under it.
     /// - throws: `ManifestError.unreadable` when the file cannot be read, `.invalid` with a located
-    ///   error for each line that is not `NAME=value`.
+    ///   error for each line that is not `NAME=value`, or, when this process runs as root, for a file
+    ///   another user could have written (`RootOnlyPath`): its values would run as root.
     public static func environment(envFile: String? = nil) throws(ManifestError) -> ManifestVariables {
         var values = ProcessEnvironment.all()
         var source: ManifestSource?
         if let envFile {
             let read = try ManifestSource.read(path: envFile, maxBytes: maxEnvFileBytes)
+            if RootOnlyPath.isRoot, let problem = RootOnlyPath.problem(envFile) {
+                throw .invalid([Diagnostic(
+                    .error, "refusing to read the env file as root: \(problem), so another user could have written the "
+                        + "values that commands run as root get (ssh refuses such keys); make it root's alone: "
+                        + "chown root and chmod go-w, the file and each directory above it",
+                    file: envFile, at: nil)], source: read)
+            }
             let file = EnvFile.parse(read)
             guard file.problems.isEmpty else { throw .invalid(file.problems, source: read) }
             values.merge(file.values) { environment, _ in environment }
