@@ -23,9 +23,11 @@ protocol ContextualCommand: ParsableCommand {
 }
 
 extension ContextualCommand {
-    /// Runs the command after framing stderr as its `--log-format` says (`LoggingCommand`).
+    /// Runs the command after framing stderr as its `--log-format` says (`LoggingCommand`) and
+    /// warning about each `MILEPOST_*` variable milepost does not read (`UnknownVariables`).
     func start(in context: CommandContext) async throws {
         (self as? any LoggingCommand)?.logging.frameStandardError()
+        for warning in UnknownVariables.warnings() { Terminal.err(warning.escapingControlCharacters()) }
         try await run(in: context)
     }
 }

@@ -14,7 +14,7 @@ struct MilepostCommand: AsyncParsableCommand {
 
             Environment: every option of run may be given by a variable instead, MILEPOST_ and its name in \
             upper case (\(Setting.runVariables)); the flag wins, an empty or bad value is a usage error \
-            (64), and --dry-run and --allow-downgrade take 1, true, yes or 0, false, no.
+            (64), and --dry-run, --allow-downgrade and --existing-store take 1, true, yes or 0, false, no.
 
             Shell completion: milepost --generate-completion-script bash|zsh|fish
             """,

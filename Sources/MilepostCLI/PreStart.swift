@@ -37,8 +37,8 @@ enum PreStart {
         // Only the pre-start phase: a contract or background run may have steps to run at the stored version.
         (OptionNames.phase, { StepPhase(argument: $0) == .preStart }),
     ]
-    /// Flags that change nothing when the store is up to date.
-    static let flags = [OptionNames.allowDowngrade]
+    /// Flags that change nothing when the store is up to date (`--existing-store` refuses only a store with no state).
+    static let flags = [OptionNames.allowDowngrade, OptionNames.existingStore]
     /// `run`'s options the fast path never takes: with them, a run may do more than say "up to date"
     /// (`--metrics-file` is written by the full path, which records the run's metrics; `--labels`, or
     /// `MILEPOST_LABELS`, may bring in steps an earlier run left out below the stored version;
@@ -74,8 +74,10 @@ enum PreStart {
     /// Synchronous on purpose: called on the main thread, it answers before any thread starts.
     static func attempt(_ arguments: [String], stores: StoreAccess, telemetry: TelemetryExporter?) -> Int32? {
         // An exporter the environment asks for gets the run's span and metrics from the full path.
+        // A `MILEPOST_*` variable milepost does not read (a misspelt setting) is warned about by the full path.
         guard let flags = parse(arguments), telemetry?.isRequested() != true,
-              let values = withEnvironment(flags) else { return nil }
+              let (values, variablesSet) = withEnvironment(flags), UnknownVariables.noneSet(besides: variablesSet)
+        else { return nil }
         do {
             // The manifest is not parsed here (only its digest taken), but an empty --manifest or
             // MILEPOST_MANIFEST is the same usage error (64) it is for the parser.
@@ -104,12 +106,17 @@ enum PreStart {
     }
 
     /// `values` with, for each option not given as a flag, its environment variable's value
-    /// (`Setting.variable`; a boolean flag that is on has the value ""). Nil — the full path — when a
-    /// variable is empty or bad (the parser names it) or sets an option the fast path declines.
-    private static func withEnvironment(_ flags: OptionValues) -> OptionValues? {
+    /// (`Setting.variable`; a boolean flag that is on has the value ""), and how many of the
+    /// options' variables are set (those of options given as flags too). Nil — the full path — when
+    /// a variable the flags leave in effect is empty or bad (the parser names it) or sets an option
+    /// the fast path declines.
+    private static func withEnvironment(_ flags: OptionValues) -> (values: OptionValues, variablesSet: Int)? {
         var values = flags
-        for name in names where values[name] == nil {
+        var variablesSet = 0
+        for name in names {
             guard let text = ProcessEnvironment.value(Setting.variable(name)) else { continue }
+            variablesSet += 1
+            guard values[name] == nil else { continue }  // the flag wins
             guard !text.isEmpty else { return nil }
             if Self.flags.contains(name) || name == OptionNames.dryRun {
                 guard let on = Setting.boolean(text) else { return nil }
@@ -121,7 +128,7 @@ enum PreStart {
             }
             if declined.contains(name) { return nil }
         }
-        return values
+        return (values, variablesSet)
     }
 
     /// `run` followed by known long options (`--name value`, `--name=value`, or a flag), each at most once.

@@ -6,10 +6,12 @@ public import Milepost
 ///
 /// Each path and the fresh install get a `UpgradeScenario` of their own (a fresh temporary
 /// directory and store, the same manifest and registry). A path from `A` starts from a store at
-/// `A` that records as done the one-time steps a run from the manifest's baseline to `A` runs —
-/// as a host that reached `A` release by release has them (leaving out `when:` steps, which ran
-/// or not depending on when the host was installed, and repeatable steps, which run again as on
-/// a fresh install) — and `prepare` gives it the app's own data as a host at `A` has it.
+/// `A` that records as done the one-time steps a run from the manifest's baseline to `A` runs in
+/// the scope of the options (`Planner.done(reaching:of:scope:)`, the model `milepost plan --from`
+/// plans by: no `when:` steps, which ran or not depending on when the host was installed, no
+/// repeatable steps, which run again as on a fresh install, and the contract and background steps
+/// the run passed still owed), with its history starting at the baseline, and `prepare` gives it
+/// the app's own data as a host at `A` has it.
 ///
 /// ```swift
 /// let paths = UpgradePaths(manifest: yaml, registry: registry)
@@ -81,7 +83,11 @@ public struct UpgradePaths: Sendable {
         var comparisons: [UpgradePathComparison<App>] = []
         for version in versions {
             let scenario = try await UpgradeScenario(registry: registry, seededAt: nil, completed: [], writeFiles: writeFiles)
-            try await scenario.seed(at: version, completed: try Self.doneOnAHost(at: version, of: scenario.manifest(), options: options))
+            let manifest = try scenario.manifest()
+            try await scenario.seed(
+                at: manifest.baseline,
+                completed: Planner.done(reaching: version, of: manifest, scope: PlanScope(labels: options.labels, phase: options.phase)),
+                reaching: version)
             try await prepare(scenario, version)
             let upgraded = try await scenario.run(to: target, options: options)
             comparisons.append(UpgradePathComparison(
@@ -104,15 +110,6 @@ public struct UpgradePaths: Sendable {
         guard differing.isEmpty else {
             throw UpgradePathMismatch(paths: differing.map { UpgradePathMismatch.Path(from: $0.from, to: $0.to, differences: $0.differences) })
         }
-    }
-
-    /// The one-time steps a host at `version` has done: those a run from the manifest's baseline
-    /// to `version` runs in the scope of `options` (labels, phase), without `when:` steps.
-    static func doneOnAHost(at version: Version, of manifest: Manifest, options: RunOptions) -> [String] {
-        Planner.plan(
-            manifest, state: nil, from: manifest.baseline, origin: .baseline, to: version,
-            scope: PlanScope(labels: options.labels, phase: options.phase)
-        ).entries.filter { $0.status == .pending && $0.step.when == nil && $0.step.repeats == nil }.map(\.step.id)
     }
 
     private func endState<App>(

@@ -169,10 +169,12 @@ public final class UpgradeScenario: Sendable {
 
     /// Records `version` as `baseline` does, then the `completed` steps as done (journaled as
     /// `step-succeeded` of a run named `seed`).
-    func seed(at version: Version?, completed ids: [String]) async throws {
+    /// With `reached`, the store then stands at `reached`, as a store whose runs started at
+    /// `version` and reached it (its late floor stays `version`).
+    func seed(at version: Version?, completed ids: [String], reaching reached: Version? = nil) async throws {
         let manifest = try manifest()
         _ = try await Runner(store: store).baseline(version ?? manifest.baseline)
-        guard !ids.isEmpty else { return }
+        guard !ids.isEmpty || reached != nil else { return }
         let steps = try ids.map { id in
             guard let step = manifest.step(id: id) else { throw UpgradeScenarioError.unknownStep(id) }
             return step
@@ -184,6 +186,7 @@ public final class UpgradeScenario: Sendable {
         do {
             guard var state = try await locked.readState() else { preconditionFailure("baseline wrote no state") }
             state.completed += steps.map { CompletedStep(id: $0.id, at: Timestamp.now(), run: run, fingerprint: $0.fingerprint) }
+            if let reached { state.version = reached }
             state.updatedAt = Timestamp.now()
             try await locked.commit(state, journal: steps.map {
                 JournalRecord(

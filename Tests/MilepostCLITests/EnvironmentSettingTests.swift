@@ -121,6 +121,13 @@ import Testing
             let result = try work.milepost(["MILEPOST_ALLOW_DOWNGRADE": "true"]).run("run", "--to", "1")
             #expect(result.status == 0, "\(result.stderr)")
         },
+        "MILEPOST_EXISTING_STORE": { work in
+            let refused = try work.milepost(["MILEPOST_EXISTING_STORE": "yes"]).run("run", "--to", "1")
+            #expect(refused.status == 69, "\(refused.stderr)")
+            #expect(!work.exists(".milepost") && !work.exists("ran"))
+            let result = try work.milepost(["MILEPOST_EXISTING_STORE": "0"]).run("run", "--to", "1")
+            #expect(result.status == 0, "\(result.stderr)")
+        },
         "MILEPOST_FORMAT": { work in
             for _ in 1...2 {  // the full path, then the pre-start fast path on the up-to-date store
                 let result = try work.milepost(["MILEPOST_FORMAT": "json"]).run("run", "--to", "1")
@@ -151,7 +158,7 @@ import Testing
         "MILEPOST_MANIFEST": nil, "MILEPOST_ENV_FILE": nil, "MILEPOST_STORE": nil, "MILEPOST_METRICS_FILE": nil,
         "MILEPOST_MAX_MANIFEST_SIZE": "4MB", "MILEPOST_TO": "banana", "MILEPOST_LABELS": "eu and",
         "MILEPOST_DRY_RUN": "maybe", "MILEPOST_LOCK_TIMEOUT": "30", "MILEPOST_TERMINATION_GRACE": "soon",
-        "MILEPOST_PROGRESS_INTERVAL": "5", "MILEPOST_ALLOW_DOWNGRADE": "2", "MILEPOST_FORMAT": "xml",
+        "MILEPOST_PROGRESS_INTERVAL": "5", "MILEPOST_ALLOW_DOWNGRADE": "2", "MILEPOST_EXISTING_STORE": "sure", "MILEPOST_FORMAT": "xml",
         "MILEPOST_LOG_LEVEL": "loud", "MILEPOST_LOG_FORMAT": "yaml", "MILEPOST_PHASE": "later", "MILEPOST_HOST_STORE": nil,
     ]
 

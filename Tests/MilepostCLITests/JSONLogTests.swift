@@ -60,6 +60,37 @@ import Testing
         #expect(answer.count == 1 && answer.first?["message"]?.hasSuffix("up to date at 1.1") == true, "\(fast.stderr)")
     }
 
+    /// Every line of a step carries its `step` and `attempt` — the library's records, `run`'s
+    /// progress lines and the step's own output — and the lines that say how an attempt ended its
+    /// `outcome` (issue 43).
+    @Test func stepLinesCarryTheStepTheAttemptAndTheOutcome() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            migrations:
+              "1.1":
+                - {name: exec, id: flaky, retries: 1, with: {command: [sh, -c, 'echo attempt output; test -e once || { touch once; exit 1; }']}}
+            """, to: "milepost.yaml")
+        let result = try work.milepost.run("run", "--to", "1.1", "--log-format", "json", "--log-level", "info")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try result.stderr.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String], "\(line)")
+        }
+        func line(_ message: String, attempt: String) -> [String: String]? {
+            lines.first { $0["message"]?.hasPrefix(message) == true && $0["attempt"] == attempt }
+        }
+        for attempt in ["1", "2"] {
+            #expect(line("step started", attempt: attempt)?["step"] == "1.1/flaky", "\(lines)")
+            #expect(line("attempt output", attempt: attempt)?["step"] == "1.1/flaky", "\(lines)")
+        }
+        #expect(line("[1/1] 1.1/flaky …", attempt: "1")?["step"] == "1.1/flaky", "\(lines)")
+        #expect(line("step failed; retrying", attempt: "1")?["outcome"] == "failed", "\(lines)")
+        #expect(line("step succeeded", attempt: "2")?["outcome"] == "succeeded", "\(lines)")
+        #expect(line("[1/1] 1.1/flaky ok in", attempt: "2")?["outcome"] == "succeeded", "\(lines)")
+        // After the step, the run's summary is nobody's step.
+        let summary = try #require(lines.last)
+        #expect(summary["message"]?.contains("1 step ran") == true && summary["step"] == nil, "\(summary)")
+    }
+
     @Test func aBadLogFormatIsAUsageError() throws {
         let work = try WorkDirectory()
         let result = try work.milepost.run("run", "--to", "1.1", "--log-format", "xml")

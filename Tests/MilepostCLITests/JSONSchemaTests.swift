@@ -27,10 +27,10 @@ import Testing
     @Test func theCheckerRejectsWhatTheSchemaForbids() throws {
         let schema = try JSONSchema()
         let problems = schema.problems(
-            ofDocument: #"{"format": 2, "command": "steps", "steps": [{"name": "exec", "idempotent": "no"}], "extra": 1}"#,
+            ofDocument: #"{"format": 3, "command": "steps", "steps": [{"name": "exec", "idempotent": "no"}], "extra": 1}"#,
             command: "steps")
         #expect(problems.sorted() == [
-            "steps.format: expected 1, found 2",
+            "steps.format: expected 2, found 3",
             "steps.steps[0]: missing required 'parameters'",
             "steps.steps[0]: missing required 'resumable'",
             "steps.steps[0].idempotent: expected boolean, found \"no\"",

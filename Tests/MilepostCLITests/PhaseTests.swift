@@ -243,10 +243,13 @@ import Testing
         #expect(try work.milepost.run("run", "--to", "3.1").status == 0)
         #expect(try work.milepost.run("run", "--to", "3.1", "--phase", phase).status == 1)
 
-        for format in ["text", "json"] {
-            let status = try work.milepost.run("status", "--to", "3.1", "--format", format)
-            #expect(status.stdout.contains("fix the cause, then `milepost run --to 3.1 --phase \(phase)`: it resumes at 3.1/late"), "\(status.stdout)")
-        }
+        let text = try work.milepost.run("status", "--to", "3.1")
+        #expect(text.stdout.contains("`milepost run --to 3.1 --phase \(phase)`  once the cause is fixed: it resumes at 3.1/late"), "\(text.stdout)")
+        // JSON's next is structured (issue 43): the command as its arguments, and when.
+        let json = try JSONValue(parsing: try work.milepost.run("status", "--to", "3.1", "--format", "json").stdout)
+        let first = json["next"]?.array?.first
+        #expect(first?["command"]?.array?.compactMap(\.string) == ["milepost", "run", "--to", "3.1", "--phase", phase], "\(json)")
+        #expect(first?["when"]?.string == "once the cause is fixed: it resumes at 3.1/late", "\(json)")
         let advised = try work.milepost.run("status", "--to", "3.1").stdout
         let command = try #require(advised.split(separator: "`").first { $0.hasPrefix("milepost run ") })
         try FileManager.default.removeItem(atPath: work.path + "/broken")

@@ -18,6 +18,7 @@ import Testing
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         shell.arguments = ["-c", #"exec "$0" run --to 1 2>progress.log"#, MilepostBinary.path]
         shell.currentDirectoryURL = URL(fileURLWithPath: work.path)
+        shell.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
         try shell.run()
         shell.waitUntilExit()
         #expect(shell.terminationStatus == 0)

@@ -127,7 +127,7 @@ import Testing
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("MILEPOST_NOTIFY_INTERVAL=\(interval): \(reason)"), "\(result.stderr)")
         let status = try work.milepost.run("status")
-        #expect(status.stdout.hasPrefix("EMPTY nothing has run on this store yet"), "\(status.stdout)")
+        #expect(status.stdout.hasPrefix("NEW a new store: nothing is stored in .milepost yet"), "\(status.stdout)")
         #expect(receiver.stop().map(\.text) == [])
     }
 }

@@ -39,7 +39,7 @@ import Testing
         // The annotation is one line: GitHub's own escapes, and no line of the tail starts a command.
         let github = try work.milepost.run("status", "--format", "github")
         let annotation = try #require(github.stdout.split(separator: "\n").last)
-        #expect(annotation.hasPrefix("::error title=milepost%3A 1/noisy failed::'sh' exited with status 3%0Astderr:%0A"), "\(annotation)")
+        #expect(annotation.hasPrefix("::error file=milepost.yaml,line=3,title=milepost%3A 1/noisy failed::'sh' exited with status 3%0Astderr:%0A"), "\(annotation)")
         #expect(annotation.hasSuffix(#"%0Astderr:%0Aline 13%0A"# + (14...30).map { "line \($0)%0A" }.joined() + #"\u{1B}[2Jgone%0A::add-mask::x"#))
         #expect(github.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }.count == 1, "\(github.stdout)")
     }
@@ -57,6 +57,6 @@ import Testing
         #expect(record["stderr"] as? String == "about to wait")
         let status = try work.milepost.run("status", "--format", "github")
         #expect(status.stdout.contains("  stderr      | about to wait\n"), "\(status.stdout)")
-        #expect(status.stdout.contains("::error title=milepost%3A 1/work was interrupted::its run stopped mid-step (pid "))
+        #expect(status.stdout.contains("::error file=milepost.yaml,line=3,title=milepost%3A 1/work was interrupted::its run stopped mid-step (pid "), "\(status.stdout)")
     }
 }

@@ -8,6 +8,29 @@ extension ManifestDecoder {
         enumValue(node, key: "phase", StepPhase.self)
     }
 
+    /// `after: background`: a contract step that waits for the background steps at or below its
+    /// threshold (`ManifestStep.runsAfterBackground`). A phase name, so that the error lists it as one.
+    mutating func after(_ node: YAMLNode) -> StepPhase? {
+        enumValue(node, key: "after", StepPhase.self)
+    }
+
+    /// `after:` orders a contract step after the background steps: any other phase after, or on a
+    /// step of another phase, is an error.
+    mutating func checkOrder(_ after: (phase: StepPhase, location: SourceLocation)?, phase: StepPhase?) -> Bool {
+        guard let after else { return true }
+        guard after.phase == .background else {
+            error("'after: \(after.phase.rawValue)' orders nothing: a contract step may wait for the background steps of its "
+                  + "release ('after: background')", at: after.location)
+            return false
+        }
+        guard phase == .contract else {
+            error("'after: background' orders a contract step after the background steps; this step has "
+                  + "'phase: \((phase ?? .preStart).rawValue)' (give it 'phase: contract')", at: after.location)
+            return false
+        }
+        return true
+    }
+
     /// `scope: fleet | host`.
     mutating func scope(_ node: YAMLNode) -> StepScope? {
         enumValue(node, key: "scope", StepScope.self)

@@ -40,7 +40,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "variables", "hooks"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert", "labels", "when", "phase", "scope"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert", "labels", "when", "phase", "after", "scope"]
 
     // MARK: - Document
 
@@ -157,7 +157,8 @@ struct ManifestDecoder {
             return nil
         }
         guard let (name, nameLocation) = fields.name, checkName(name, at: nameLocation, what: "step name") else { return nil }
-        guard checkPhase(fields.phase, scope: fields.scope, repeats: fields.repeats, at: node) else { return nil }
+        guard checkPhase(fields.phase, scope: fields.scope, repeats: fields.repeats, at: node),
+              checkOrder(fields.after, phase: fields.phase) else { return nil }
         if let (id, location) = fields.id, !checkName(id, at: location, what: "step id") { return nil }
         // The manifest's steps of one name share its definition: looked up in the registry once.
         let shared: SharedDefinition
@@ -206,8 +207,8 @@ struct ManifestDecoder {
             retries: fields.retries, idempotent: idempotent, resumable: resumable,
             late: fields.late, replaces: fields.replaces.map { Self.fullID($0, thresholdText: thresholdText) },
             repeats: fields.repeats,
-            labels: fields.labels, when: fields.when, phase: fields.phase ?? .preStart, scope: fields.scope ?? .fleet,
-            location: nameLocation,
+            labels: fields.labels, when: fields.when, phase: fields.phase ?? .preStart,
+            runsAfterBackground: fields.after != nil, scope: fields.scope ?? .fleet, location: nameLocation,
             definitionFiles: files, definition: shared, with: fields.with, parameterDecoder: parameterDecoder, revert: revert, secrets: secrets,
             unsetVariables: unsetVariables)
     }
@@ -228,6 +229,8 @@ struct ManifestDecoder {
         var revert: YAMLNode?
         var repeats: RepeatPolicy?
         var phase: StepPhase?
+        /// `after:` and where it is written.
+        var after: (StepPhase, SourceLocation)?
         var scope: StepScope?
     }
 
@@ -277,6 +280,7 @@ struct ManifestDecoder {
             }
         case "repeat": fields.repeats = repeatPolicy(value)
         case "phase": fields.phase = phase(value)
+        case "after": fields.after = after(value).map { ($0, value.location) }
         case "scope": fields.scope = scope(value)
         default: unknownKey(key, known: Self.stepKeys, in: "a step")
         }

@@ -37,6 +37,10 @@ public final class ManifestStep: Sendable {
     public let repeats: RepeatPolicy?
     /// `phase:`: which run runs it (pre-start, contract or background); `.preStart` by default.
     public let phase: StepPhase
+    /// `after: background`: a contract step that runs only once every background step at or below
+    /// its threshold has completed (`Plan.Status.waiting` until then): the contract cannot drop
+    /// what a backfill still reads. A contract run waits for them (`RunOptions.lockTimeout`).
+    public let runsAfterBackground: Bool
     /// `scope:`: recorded once for the fleet (`--store`) or once per host (`--host-store`); `.fleet` by default.
     public let scope: StepScope
     /// Where the step is written in the manifest.
@@ -92,8 +96,8 @@ public final class ManifestStep: Sendable {
     init(
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
         idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil,
-        labels: [String] = [], when: StepCondition? = nil, phase: StepPhase = .preStart, scope: StepScope = .fleet,
-        location: SourceLocation,
+        labels: [String] = [], when: StepCondition? = nil, phase: StepPhase = .preStart, runsAfterBackground: Bool = false,
+        scope: StepScope = .fleet, location: SourceLocation,
         definitionFiles: [DefinitionFile] = [], definition: SharedDefinition, with: YAMLNode?, parameterDecoder: YAMLNodeDecoder,
         revert: StepRevert? = nil,
         secrets: SecretValues, unsetVariables: [Diagnostic] = []
@@ -111,6 +115,7 @@ public final class ManifestStep: Sendable {
         self.labels = labels
         self.when = when
         self.phase = phase
+        self.runsAfterBackground = runsAfterBackground
         self.scope = scope
         self.repeats = repeats
         self.location = location

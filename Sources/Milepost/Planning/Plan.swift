@@ -71,6 +71,9 @@ public struct Plan: Sendable {
         case freshInstallRecorded
         /// Due, and left for a run of its phase (`PlanScope.admits(_:from:to:)`).
         case waiting(StepPhase)
+        /// A contract step ordered after the background steps at or below its threshold
+        /// (`after: background`), due, and waiting for these, unfinished.
+        case afterBackground([String])
         /// A contract or background step at or below the stored version that never ran: a run
         /// passed it for its phase, and this run runs it.
         case owed(StepPhase, from: Version)
@@ -110,6 +113,9 @@ public struct Plan: Sendable {
                 "phase: contract: waits for the rollout; runs in 'run --phase contract' or in the next release's run"
             case .waiting(.background): "phase: background: runs in the background runner ('run --phase background')"
             case .waiting(.preStart): "phase: pre-start: runs in the pre-start run"
+            case .afterBackground(let steps):
+                "after: background: waits for the background step\(steps.count == 1 ? "" : "s") \(steps.joined(separator: ", ")) "
+                    + "to complete; a contract run ('run --phase contract') waits for them, then runs it"
             case .owed(.contract, let from): "phase: contract, passed by the run to \(from): runs before the newer steps"
             case .owed(let phase, let from): "phase: \(phase.rawValue), passed by the run to \(from)"
             case .repeatableFirstRun: "repeatable, never ran here: runs after the one-time steps (repeat: on-change)"
@@ -148,8 +154,17 @@ public struct Plan: Sendable {
         }
     }
 
-    /// Steps due for a run of another phase (`Status.waiting`), in run order.
+    /// Steps due for a run of another phase (`Status.waiting`), in run order; with the contract
+    /// steps that wait for background steps (`after: background`).
     public var waiting: [Entry] { entries.filter { $0.status == .waiting } }
+
+    /// The contract steps of `waiting` that wait for unfinished background steps (`after:
+    /// background`), each with those steps.
+    public var waitingForBackground: [(step: ManifestStep, background: [String])] {
+        entries.compactMap { entry in
+            if case .afterBackground(let background) = entry.why { (entry.step, background) } else { nil }
+        }
+    }
 
     /// Whether this run runs `step` when it is due (its phase; `PlanScope.admits(_:from:to:)`).
     public func admits(_ step: ManifestStep) -> Bool {

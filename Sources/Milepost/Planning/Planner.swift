@@ -23,7 +23,7 @@ public enum Planner {
         let host = host ?? StoreRecords(state: nil, from: manifest.baseline)
         let (fleetCompleted, hostCompleted) = (fleet.completed, host.completed)
         let repeatable = RepeatableSteps(manifest, state: state)
-        let entries = repeatable.runOrder.map { step -> Plan.Entry in
+        let planned = repeatable.runOrder.map { step -> Plan.Entry in
             if step.repeats != nil {
                 let (status, why) = repeatable.status(of: step, to: target, state: state, lockHolder: lockHolder)
                 if status == .pending, let exclusion = scope.exclusion(of: step) {
@@ -38,6 +38,7 @@ public enum Planner {
                 state: records.state, lockHolder: records.lockHolder, late: late, scope: scope)
             return Plan.Entry(step: step, status: status, why: why)
         }
+        let entries = orderedAfterBackground(planned)
         return Plan(
             from: from, origin: origin, to: target, entries: entries,
             requiredStop: origin == .baseline ? nil : manifest.upgradePath.requiredStop(from: from, to: target)
@@ -63,6 +64,28 @@ public enum Planner {
         var completed: Set<String> { Set(state?.completed.map(\.id) ?? []) }
     }
 
+    /// The background steps of `entries` that are not finished (waiting, pending, interrupted or
+    /// running) at or below `version`: what a required stop's background kind and `after:
+    /// background` wait for. A background step that never runs here (skipped, out of scope) is no
+    /// reason to wait.
+    private static func unfinishedBackground(_ entries: [Plan.Entry], atOrBelow version: Version) -> [Plan.Entry] {
+        entries.filter { entry in
+            entry.step.phase == .background && entry.step.threshold <= version
+                && [.waiting, .pending, .interrupted, .running].contains(entry.status)
+        }
+    }
+
+    /// `entries` with each due contract step ordered after the background steps (`after:
+    /// background`) waiting while any of those at or below its threshold is unfinished.
+    private static func orderedAfterBackground(_ entries: [Plan.Entry]) -> [Plan.Entry] {
+        guard entries.contains(where: { $0.step.runsAfterBackground && $0.status == .pending }) else { return entries }
+        return entries.map { entry in
+            guard entry.step.runsAfterBackground, entry.status == .pending else { return entry }
+            let unfinished = unfinishedBackground(entries, atOrBelow: entry.step.threshold)
+            return unfinished.isEmpty ? entry : Plan.Entry(step: entry.step, status: .waiting, why: .afterBackground(unfinished.map(\.step.id)))
+        }
+    }
+
     /// A run past the last stop the store reached waits for that stop's background steps: the
     /// `.background` required stop naming those not done; nil when they are, for a run that stays
     /// at `from`, and for a background run (which runs them first, in threshold order).
@@ -70,10 +93,7 @@ public enum Planner {
         _ entries: [Plan.Entry], path: UpgradePath, from: Version, to target: Version, scope: PlanScope
     ) -> RequiredStop? {
         guard target > from, scope.phase != .background, let stop = path.reachedStop(at: from) else { return nil }
-        let unfinished = entries.filter { entry in
-            entry.step.phase == .background && entry.step.threshold <= stop
-                && [.waiting, .pending, .interrupted, .running].contains(entry.status)
-        }
+        let unfinished = unfinishedBackground(entries, atOrBelow: stop)
         return unfinished.isEmpty ? nil : RequiredStop(version: stop, kind: .background, steps: unfinished.map(\.step.id))
     }
 

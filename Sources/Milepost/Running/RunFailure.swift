@@ -59,7 +59,7 @@ public struct RunFailure: Error, CustomStringConvertible {
             description = report.interrupted.map(Self.blocking) ?? "an interrupted step must be resolved first"
         case .downgradeRefused:
             step = report.floor?.step
-            description = CompatibilityFloor.refusal(of: report.to, stored: report.from, floor: report.floor)
+            description = report.refusal.map(\.description) ?? "\(report.to) is below the stored version \(report.from)"
         case .stopRequired:
             step = nil
             description = report.plan?.requiredStop?.message(from: report.from, to: report.to) ?? "a required stop comes first"

@@ -4,6 +4,10 @@ public struct RunOptions: Sendable {
     public var dryRun = false
     /// A target below the stored version exits successfully and keeps the stored version.
     public var allowDowngrade = false
+    /// A run on a store that stores nothing yet starts its history there (the default); false: it
+    /// refuses (`NewStoreRefused`) before it loads the manifest or creates anything — no directory,
+    /// no schema, no table — so a misspelled store never makes a pre-start hook run every step again.
+    public var createsStore = true
     /// How long to wait for another runner's lock.
     public var lockTimeout: Duration = .seconds(60)
     /// How long a cancelled step (timeout, SIGINT/SIGTERM) may take to stop before it is abandoned;

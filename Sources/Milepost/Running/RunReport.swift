@@ -73,6 +73,8 @@ public struct RunReport: Sendable {
     /// For a downgrade (`downgradeCompatible`, `downgradeRefused`, `downgradeAllowed`): the store's
     /// compatibility floor, nil when it has none (compatible with its stored version only).
     public internal(set) var floor: CompatibilityFloor? = nil
+    /// For `downgradeRefused`: why the store refuses the target (`CompatibilityFloor.refusal`).
+    public internal(set) var refusal: DowngradeRefusal? = nil
     /// For `revertUnfinished`: the revert to finish first.
     public internal(set) var reverting: UnfinishedRevert? = nil
     /// The hooks that ran (`hooks:`), in order; a failed `after_run` or `on_failure` hook does not

@@ -71,17 +71,18 @@ extension Runner {
         while true {
             number += 1
             try await record.begin(attempt: number)
-            logger.info("\(noun) started", metadata: ["attempt": "\(number)"])
+            logger[metadataKey: "attempt"] = "\(number)"
+            logger.info("\(noun) started")
             let (outcome, durationMs) = await attempt(number)
             switch outcome {
             case .succeeded:
                 try await record.succeeded(attempt: number, durationMs: durationMs)
-                logger.info("\(noun) succeeded", metadata: ["duration_ms": "\(durationMs)"])
+                logger.info("\(noun) succeeded", metadata: ["duration_ms": "\(durationMs)", "outcome": "succeeded"])
                 return await result(.succeeded, number, durationMs, nil)
             case .cancelled:
                 let message = "cancelled by a signal after \(durationMs) ms"
                 try await record.interrupted(attempt: number, durationMs: durationMs, error: message)
-                logger.warning("\(noun) interrupted")
+                logger.warning("\(noun) interrupted", metadata: ["outcome": "interrupted"])
                 return await result(.interrupted, number, durationMs, message)
             case .timedOut, .failed:
                 break
@@ -92,7 +93,7 @@ extension Runner {
             // which the caller reports (the CLI's FAILED line): logged below the default level.
             logger.log(
                 level: last ? .notice : .warning, "\(noun) failed\(last ? "" : "; retrying"): \(error)",
-                metadata: ["attempt": "\(number)"])
+                metadata: ["outcome": "failed"])
             try await record.failed(attempt: number, durationMs: durationMs, error: error, last: last)
             if last { return await result(.failed, number, durationMs, error, underlying: outcome.thrown) }
             try? await Task.sleep(for: retry.pause(after: number))

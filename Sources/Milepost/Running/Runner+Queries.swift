@@ -30,7 +30,8 @@ extension Runner {
     /// Whether a newer release has moved the store past `release`: a `run(to: release)` is refused
     /// (`.downgradeRefused`) because `release` is below the store's compatibility floor — a
     /// contract step of a newer release made older ones incompatible — or, for a store that keeps
-    /// no floor, below its stored version (`CompatibilityFloor.admits`). False on an empty store,
+    /// no floor, below its stored version (`CompatibilityFloor.refusal`, the rule `run`, `wait` and
+    /// `status --check` refuse by). False on an empty store,
     /// and for a `release` the store is at or below, or a compatible older one.
     ///
     /// ```swift
@@ -38,6 +39,6 @@ extension Runner {
     /// ```
     public func hasBeenSuperseded(for release: Version) async throws -> Bool {
         guard let state = try await store.readState() else { return false }
-        return !CompatibilityFloor.admits(release, stored: state.version, floor: state.floor)
+        return CompatibilityFloor.refusal(of: release, stored: state.version, floor: state.floor) != nil
     }
 }

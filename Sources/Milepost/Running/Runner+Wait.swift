@@ -15,6 +15,9 @@ extension Runner {
         case blocked
         /// A revert is unfinished and no revert holds the lock (exit 2): it needs `revert` to finish.
         case revertUnfinished = "revert-unfinished"
+        /// The target is below the store's compatibility floor (`Readiness.belowFloor`): `run`
+        /// refuses it too (exit 3), and no run makes it ready. Settled at once, lock or not.
+        case downgradeRefused = "downgrade-refused"
         /// The timeout passed first (exit 75).
         case timedOut = "timed-out"
     }
@@ -38,13 +41,19 @@ extension Runner {
         public var failed: FailedStep? {
             if case .failed(let failure) = Readiness(state, for: target) { failure } else { nil }
         }
+
+        /// Why the store refuses the target, by the same rule (`run`'s exit 3).
+        public var refusal: DowngradeRefusal? {
+            if case .belowFloor(let refusal) = Readiness(state, for: target) { refusal } else { nil }
+        }
     }
 
     /// Polls the stored state every `interval` — a read that takes no lock and holds no
     /// transaction, like `status` — until the store is ready for `target` (`Readiness`, the rule
     /// `status --check` shares), or a step at or below `target` is interrupted or failed, or a
     /// revert is unfinished, while no run holds the lock (a run holding it may still finish or
-    /// retry it), or `timeout` passes. A store that cannot be
+    /// retry it), or `target` is below the store's compatibility floor (at once: `run` refuses it
+    /// too), or `timeout` passes. A store that cannot be
     /// reached is tried again until the timeout (the database may start after the waiting replica).
     /// - throws: `StoreError` (the last `.unreachable` one when the store was never reached before
     ///   the timeout, any other at once; a bad stored version is `.unreadableState`).
@@ -82,6 +91,8 @@ extension Runner {
         case .inProgress: outcome = .blocked
         case .failed: outcome = .failed
         case .revertUnfinished: outcome = .revertUnfinished
+        // No run lowers the floor: nothing to wait for.
+        case .belowFloor: return .downgradeRefused
         }
         // Reading the lock costs another query: only when something is unfinished. A run (or revert)
         // holding it may still finish or retry it; one that ended between the two reads released

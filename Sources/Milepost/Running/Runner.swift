@@ -50,6 +50,9 @@ public struct Runner: Sendable {
 
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         let seen = options.dryRun ? nil : try await store.readState()
+        if !options.createsStore, try await options.dryRun ? store.readState() == nil : seen == nil {
+            throw NewStoreRefused(location: store.location)
+        }
         // A run with --labels plans whatever the digest says: the steps it leaves out are not up to
         // date; so does a contract or background run: the digest vouches for the pre-start phase only.
         let unscoped = options.labels == nil && options.phase == .preStart ? seen : nil
@@ -71,7 +74,8 @@ public struct Runner: Sendable {
             let state = try await store.readState()
             return try await dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
         }
-        if let seen, let report = try await upToDateUnlocked(manifest, state: seen, to: target) { return report }
+        let waited = try await waitForBackgroundSteps(manifest, to: target)
+        if !waited, let seen, let report = try await upToDateUnlocked(manifest, state: seen, to: target) { return report }
         let grace = StopGrace(options.terminationGrace)
         return try await withLock(app: manifest.app, stopGrace: grace) { locked, journal in
             try await withHostLock(manifest, journal: journal) { host in
@@ -120,8 +124,14 @@ public struct Runner: Sendable {
     ) async throws -> Result {
         let journal = RunJournal(run: RunJournal.newRunID(), app: app)
         let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
-        let locked = try await RunTelemetry.lockWait(store: store) {
-            try await store.lock(timeout: options.lockTimeout, holder: holder)
+        let locked: any LockedStore
+        do {
+            locked = try await RunTelemetry.lockWait(store: store) {
+                try await store.lock(timeout: options.lockTimeout, holder: holder)
+            }
+        } catch let error as StoreError {
+            guard case .lockTimeout(_, _, let holder) = error else { throw error }
+            throw StoreBusy(.lock(error), holder: holder, step: StoreBusy.holderStep(try? await store.readState(), holder: holder))
         }
         do {
             let result: Result
@@ -222,7 +232,8 @@ public struct Runner: Sendable {
     }
 
     private func decide(_ plan: Plan, state: StoredState?, manifest: Manifest) -> Decision {
-        if plan.isDowngrade { return .downgrade }
+        // No version is ready while a revert is unfinished (`Readiness`): an older release waits for it too.
+        if plan.isDowngrade { return state?.reverting.map(Decision.revertUnfinished) ?? .downgrade }
         if let stop = plan.requiredStop { return .stopRequired(stop) }
         if !plan.lateRefused.isEmpty { return .lateRefused }
         // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks
@@ -247,7 +258,7 @@ public struct Runner: Sendable {
         let decision = decide(plan, state: state, manifest: manifest)
         if case .run(let steps) = decision { try manifest.requireVariables(of: steps) }
         let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decision {
-        case .downgrade: (downgradeOutcome(to: target, state: state), nil)
+        case .downgrade: (downgrade(to: target, from: plan.from, state: state).outcome, nil)
         case .stopRequired: (.stopRequired, nil)
         case .lateRefused: (.lateRefused, nil)
         case .blocked(let running): (.blocked, running)
@@ -259,18 +270,22 @@ public struct Runner: Sendable {
             outcome: outcome, run: nil, app: manifest.app, from: plan.from, to: target, steps: [], plan: plan,
             interrupted: interrupted, doneByAnotherRunner: false)
         if outcome == .revertUnfinished { report.reverting = state?.reverting }
-        if plan.isDowngrade { report.floor = state?.floor }
+        if case .downgrade = decision {
+            report.floor = state?.floor
+            report.refusal = downgrade(to: target, from: plan.from, state: state).refusal
+        }
         return report
     }
 
-    /// A target below the stored version: allowed with `allowDowngrade`; compatible when it is at
-    /// or above the store's compatibility floor (an older release starts); refused otherwise.
-    private func downgradeOutcome(to target: Version, state: StoredState?) -> RunReport.Outcome {
-        if options.allowDowngrade { return .downgradeAllowed }
-        guard let state, CompatibilityFloor.admits(target, stored: state.version, floor: state.floor) else {
-            return .downgradeRefused
-        }
-        return .downgradeCompatible
+    /// A target below the stored version (or, with nothing stored, below the baseline `from`):
+    /// allowed with `allowDowngrade`; compatible when the store's compatibility floor admits it
+    /// (`CompatibilityFloor.refusal`, the rule `Readiness` gives `wait` and `status`); refused otherwise.
+    private func downgrade(
+        to target: Version, from: Version, state: StoredState?
+    ) -> (outcome: RunReport.Outcome, refusal: DowngradeRefusal?) {
+        if options.allowDowngrade { return (.downgradeAllowed, nil) }
+        let refusal = CompatibilityFloor.refusal(of: target, stored: from, floor: state?.floor)
+        return (refusal == nil ? .downgradeCompatible : .downgradeRefused, refusal)
     }
 
     // MARK: - Applying
@@ -316,13 +331,12 @@ public struct Runner: Sendable {
         let started = journal.record(.runStarted, from: plan.from, to: target, phase: options.phase)
         switch decide(plan, state: state, manifest: manifest) {
         case .downgrade:
-            let outcome = downgradeOutcome(to: target, state: state)
+            let (outcome, refusal) = downgrade(to: target, from: plan.from, state: state)
             try await locked.append([started, journal.record(
-                .runFinished, from: plan.from, to: target,
-                error: outcome == .downgradeRefused ? CompatibilityFloor.refusal(of: target, stored: plan.from, floor: state?.floor) : nil,
-                outcome: .init(outcome))])
+                .runFinished, from: plan.from, to: target, error: refusal?.description, outcome: .init(outcome))])
             var downgrade = report(outcome)
             downgrade.floor = state?.floor
+            downgrade.refusal = refusal
             return downgrade
         case .stopRequired(let stop):
             try await locked.append([

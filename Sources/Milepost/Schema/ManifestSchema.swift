@@ -167,6 +167,12 @@ public struct ManifestSchema: Sendable {
                             + "or the next release's run) or background (run --phase background).")),
                     ("enum", .array(StepPhase.allCases.map { .string($0.rawValue) })),
                 ])),
+                ("after", .object([
+                    ("description", .string(
+                        "background, on a contract step: it runs only once every background step at or below its threshold "
+                            + "has completed; a contract run waits for them.")),
+                    ("enum", .array([.string(StepPhase.background.rawValue)])),
+                ])),
                 ("scope", .object([
                     ("description", .string(
                         "fleet (default): runs once, recorded in --store; host: runs once on every host, recorded in --host-store.")),

@@ -34,6 +34,13 @@ public struct StatusReport: Sendable {
     public let drift: [Drift]
     /// With a manifest: completed steps it no longer has (deleted, or renamed without `replaces:`).
     public let orphans: [CompletedStep]
+    /// With a manifest: completed steps it does not have, above the newest version it speaks for
+    /// (its last threshold, or the target): steps of a newer release, which an older release's
+    /// manifest cannot know. Not orphans.
+    public let newer: [CompletedStep]
+    /// With a target: the store's readiness for it in the phase of the report's runner
+    /// (`status --require`): the rule `wait` settles on, and whose floor `run` refuses by.
+    public let readiness: Readiness?
 
     /// The step in progress when its run still holds the lock: it is running right now.
     public var running: InProgressStep? {
@@ -66,7 +73,7 @@ extension Runner {
         let holder = try await store.lockHolder()
         var plan: Plan?
         var drift: [StatusReport.Drift] = []
-        var orphans: [CompletedStep] = []
+        var (orphans, newer): ([CompletedStep], [CompletedStep]) = ([], [])
         if let manifest {
             let stored = state?.version
             plan = try await self.plan(
@@ -84,12 +91,12 @@ extension Runner {
                     drift.append(.init(id: completed.id, ranAt: completed.at, recorded: completed.fingerprint, current: current))
                 }
             }
-            orphans = Self.orphans(of: state, in: manifest)
+            (orphans, newer) = Self.unknownSteps(of: state, in: manifest, newest: Self.newestVersion(of: manifest, target: target))
         }
         return StatusReport(
             store: store.location, state: state, lastRun: lastRun, lockHolder: holder,
             takeOver: lastRun.flatMap { LockTakeOver.of(run: $0.run, in: tail) }, plan: plan,
-            drift: drift, orphans: orphans)
+            drift: drift, orphans: orphans, newer: newer, readiness: target.map { Readiness(state, for: $0, phase: options.phase) })
     }
 
     /// The end of the journal, back to the last run's start and the record before it (a

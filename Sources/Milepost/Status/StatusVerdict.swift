@@ -1,6 +1,9 @@
 /// What `status` concludes about a store, most urgent first: the one word readiness probes, people
 /// and `milepost status` act on.
 public enum StatusVerdict: String, Sendable {
+    /// The target is below the store's compatibility floor (`Readiness.belowFloor`): `run`, `wait`
+    /// and `status --check` refuse it (exit 3); the way out is a release at or above the floor.
+    case downgradeRefused = "downgrade-refused"
     /// A run holds the lock right now.
     case running
     /// A step's process died mid-step; a run needs `resolve` first unless the step is idempotent.
@@ -12,21 +15,23 @@ public enum StatusVerdict: String, Sendable {
     case revertUnfinished = "revert-unfinished"
     /// Steps would run for the target.
     case pending
-    /// Nothing is stored, and no target was given to plan to.
-    case empty
+    /// Nothing is stored: a new store (or a store named wrongly), which a run would start from the
+    /// manifest's baseline, running every step above it.
+    case new
     /// Nothing pending for the target (or, without one, nothing unfinished).
     case ok
 }
 
 extension StatusReport {
-    /// The verdict on this report; `hasTarget` says whether a target version was given.
-    public func verdict(hasTarget: Bool) -> StatusVerdict {
+    /// The verdict on this report.
+    public var verdict: StatusVerdict {
+        if case .belowFloor = readiness { return .downgradeRefused }
         if running != nil || lockHolder != nil { return .running }
         if interrupted != nil { return .interrupted }
         if state?.failures.isEmpty == false { return .failed }
         if state?.reverting != nil { return .revertUnfinished }
         if !pending.isEmpty, plan != nil { return .pending }
-        if state == nil, !hasTarget { return .empty }
+        if state == nil { return .new }
         return .ok
     }
 

@@ -16,7 +16,8 @@ public enum StoreAudit {
             at: entry.step.location, notes: [.init(note)])
     }
 
-    /// Every finding of `report` (made with a manifest) for `manifest`: late steps, drift, orphans, in that order.
+    /// Every finding of `report` (made with a manifest) for `manifest`: late steps, drift, orphans,
+    /// steps of a newer release, in that order.
     public static func findings(_ report: StatusReport, manifest: Manifest) -> [Diagnostic] {
         let file = manifest.source.path
         var findings = (report.plan?.entries ?? []).compactMap { late($0, from: report.plan?.from ?? .zero, file: file) }
@@ -31,6 +32,13 @@ public enum StoreAudit {
                 .warning, "\(orphan.id) completed on this store at \(orphan.at) but is no longer in the manifest",
                 file: file, at: nil,
                 notes: [.init("if a step was renamed from it, give that step 'replaces: \(orphan.id)' so its history carries over")]))
+        }
+        if !report.newer.isEmpty {
+            findings.append(Diagnostic(
+                .warning, "this store ran a newer release than this manifest: \(counted(report.newer.count, "step")) of it "
+                    + "completed here (\(report.newer.map(\.id).joined(separator: ", ")))",
+                file: file, at: nil,
+                notes: [.init("not orphans: this manifest predates them, so no 'replaces:' is needed")]))
         }
         return findings
     }

@@ -16,18 +16,11 @@ public struct CompatibilityFloor: Codable, Sendable, Equatable {
         self.step = step
     }
 
-    /// Whether a release at `target` may start on a store at `stored` with this floor (nil: none).
-    public static func admits(_ target: Version, stored: Version, floor: CompatibilityFloor?) -> Bool {
-        target >= stored || floor.map { target >= $0.version } == true
-    }
-
-    /// Why a release at `target` may not start on a store at `stored`: it is below the floor, named
-    /// with the contract step that raised it there, or the store has no floor.
-    public static func refusal(of target: Version, stored: Version, floor: CompatibilityFloor?) -> String {
-        guard let floor else {
-            return "\(target) is below the stored version \(stored), and the store keeps no compatibility with older releases"
-        }
-        let cause = floor.step.map { "; the contract step \($0) made older releases incompatible" } ?? ""
-        return "\(target) is below the store's compatibility floor \(floor.version) (stored version \(stored))\(cause)"
+    /// Why a release at `target` may not start on a store at `stored` with this floor (nil: none);
+    /// nil when it may. The one rule of the floor: `run` refuses with it (exit 3), and `wait`,
+    /// `status --check` and `status`'s verdict through `Readiness`.
+    public static func refusal(of target: Version, stored: Version, floor: CompatibilityFloor?) -> DowngradeRefusal? {
+        target >= stored || floor.map({ target >= $0.version }) == true
+            ? nil : DowngradeRefusal(target: target, stored: stored, floor: floor)
     }
 }

@@ -1,9 +1,12 @@
-/// Whether a store is ready for a version, from its state alone: the one rule `wait` settles on and
-/// `status --check` starts from (`StatusReport.isReady` adds what only the manifest tells).
+/// Whether a store is ready for a version, from its state alone: the one rule `wait` settles on,
+/// `status --check` starts from (`StatusReport.isReady` adds what only the manifest tells) and
+/// `status`'s verdict heads with; its floor is the rule `run` refuses a downgrade by
+/// (`CompatibilityFloor.refusal`).
 public enum Readiness: Sendable, Equatable {
-    /// The stored version is at or above the target, no revert is unfinished, and no step at or
-    /// below the target is failed or in progress. A step above the target that failed or was
-    /// interrupted does not count: the target does not need it.
+    /// The stored version is at or above the target (at most down to the store's compatibility
+    /// floor), no revert is unfinished, and no step at or below the target is failed or in
+    /// progress. A step above the target that failed or was interrupted does not count: the
+    /// target does not need it.
     case ready
     /// Nothing is stored yet, or the stored version is below the target, and nothing stops a run
     /// from getting there.
@@ -15,6 +18,10 @@ public enum Readiness: Sendable, Equatable {
     /// A revert is unfinished: steps above its target may be undone although the stored version
     /// still names them, so no version is ready until the revert finishes.
     case revertUnfinished(UnfinishedRevert)
+    /// The target is below the stored version and below the store's compatibility floor (a
+    /// contract step made it incompatible), or the store keeps no floor: no run makes it ready,
+    /// `run` refuses it (exit 3). The way out is forward.
+    case belowFloor(DowngradeRefusal)
 
     /// The readiness of `state` for `target`. A step of another phase than the pre-start phase and
     /// `phase` (a background step running beside the service, a contract step that waits for the
@@ -31,6 +38,8 @@ public enum Readiness: Sendable, Equatable {
             self = .failed(failed)
         } else if let reverting = state.reverting {
             self = .revertUnfinished(reverting)
+        } else if let refusal = CompatibilityFloor.refusal(of: target, stored: state.version, floor: state.floor) {
+            self = .belowFloor(refusal)
         } else {
             self = state.version >= target ? .ready : .behind
         }

@@ -10,7 +10,9 @@ extension MilepostCommand {
                 Each step gets its status and the reason: pending, completed, above-target, skipped (at \
                 or below the stored version: it will never run), interrupted or out-of-scope (its labels do not \
                 match --labels, or its when: is not this kind of run: a fresh install or an upgrade). With --from it needs no \
-                store at all: "what runs for a host upgrading from 2.0 to 2.7?" (an upgrade: a store at 2.0); \
+                store at all: "what runs for a host upgrading from 2.0 to 2.7?" (an upgrade: a store that reached 2.0 \
+                by runs from the baseline, so its one-time steps up to 2.0 are done and the contract and background \
+                steps those runs passed are owed: a contract step of 2.0 runs first, as on a real store at 2.0); \
                 a note says that a host with no store would be a fresh install from the manifest's \
                 baseline: (when: fresh-install steps run, when: upgrade steps do not). Plan a fresh \
                 install on an empty store. Repeat --from to plan every upgrade path in one call: each \

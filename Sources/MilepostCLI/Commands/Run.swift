@@ -46,8 +46,19 @@ extension MilepostCommand {
         var progressInterval: DurationArgument?
         @Flag(
             name: .customLong(OptionNames.allowDowngrade),
-            help: "Accept a --to below the stored version: exit 0 and keep the stored version \(Setting.help(OptionNames.allowDowngrade)).")
+            help: ArgumentHelp(
+                "Accept a --to below the stored version: exit 0 and keep the stored version \(Setting.help(OptionNames.allowDowngrade)).",
+                discussion: "Below the store's compatibility floor this only lets the old release start, against what a "
+                    + "newer release's contract steps changed: roll forward instead."))
         var allowDowngrade = false
+        @Flag(
+            name: .customLong(OptionNames.existingStore),
+            help: ArgumentHelp(
+                "Refuse a store that stores nothing yet: exit \(ExitStatus.storeUnreachable.rawValue), creating nothing "
+                    + "\(Setting.help(OptionNames.existingStore)).",
+                discussion: "For pre-start hooks: a misspelled --store then fails the start instead of running every step "
+                    + "on a new store. Start a store's history once without it (or with `baseline`)."))
+        var existingStore = false
         @Option(
             name: .customLong(OptionNames.format),
             help: ArgumentHelp(
@@ -78,6 +89,7 @@ extension MilepostCommand {
             var options = RunOptions()
             options.dryRun = try Setting.isOn(dryRun, named: OptionNames.dryRun)
             options.allowDowngrade = try Setting.isOn(allowDowngrade, named: OptionNames.allowDowngrade)
+            options.createsStore = try !Setting.isOn(existingStore, named: OptionNames.existingStore)
             options.lockTimeout = try Setting.value(lockTimeout, named: OptionNames.lockTimeout)?.duration ?? Defaults.lockTimeout
             options.terminationGrace =
                 try Setting.value(terminationGrace, named: OptionNames.terminationGrace)?.duration ?? Defaults.terminationGrace
@@ -97,6 +109,7 @@ extension MilepostCommand {
                 options.manifestInputs = try manifest.inputs(variables)
                 let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY)
                 if format != .json { options.onProgress = progress.handle }
+                if try logging.format == .json { options.onProgress = JSONLogHandler.trackingSteps(options.onProgress) }
                 let ticker = format != .json ? Task { await progress.tick() } : nil
                 defer { ticker?.cancel() }
                 // The store first: a store that cannot be opened starts no exporter.
@@ -139,15 +152,16 @@ extension MilepostCommand {
             }
             progress.summarize(report, hint: hint, file: file)
             guard format == .github else { return }
+            let annotation = StepAnnotation(manifest: file, plan: report.plan)
             for step in report.steps {
                 switch step.status {
                 case .succeeded: continue
-                case .failed: Terminal.workflowCommand(StepAnnotation.failed(step.id, error: step.error ?? "", stderr: step.stderr))
-                case .interrupted: Terminal.workflowCommand(StepAnnotation.interrupted(step.id, error: step.error ?? "", stderr: step.stderr))
+                case .failed: Terminal.workflowCommand(annotation.failed(step.id, error: step.error ?? "", stderr: step.stderr))
+                case .interrupted: Terminal.workflowCommand(annotation.interrupted(step.id, error: step.error ?? "", stderr: step.stderr))
                 }
             }
             if let blocked = report.interrupted {
-                Terminal.workflowCommand(StepAnnotation.interrupted(blocked.id, error: StepAnnotation.blocking(blocked), stderr: blocked.stderr))
+                Terminal.workflowCommand(annotation.interrupted(blocked.id, error: StepAnnotation.blocking(blocked), stderr: blocked.stderr))
             }
         }
 

@@ -16,7 +16,8 @@ extension MilepostCommand {
 
                 --check makes it a gate for readiness probes and deploy pipelines: exit 0 when nothing \
                 is pending for --to, exit \(notReady) when something is (a step to run, a failed or \
-                interrupted step). It needs the manifest and --to. Background steps, and contract steps \
+                interrupted step), exit \(ExitStatus.downgradeRefused.rawValue) when --to is below the store's \
+                compatibility floor (as `run` and `wait` refuse it). It needs the manifest and --to. Background steps, and contract steps \
                 waiting for the rollout, do not keep a release from starting: they count only with \
                 --require background (or contract).
 
@@ -62,14 +63,16 @@ extension MilepostCommand {
                     Terminal.out(StatusText.render(report, app: app, advice: advice, colored: Terminal.stdoutIsTTY))
                 }
                 if format == .github {
+                    let annotation = StepAnnotation(manifest: loaded?.source.path, plan: report.plan)
                     if let interrupted = report.interrupted {
-                        Terminal.workflowCommand(StepAnnotation.interrupted(
+                        Terminal.workflowCommand(annotation.interrupted(
                             interrupted.id, error: StepAnnotation.blocking(interrupted), stderr: interrupted.stderr))
                     }
                     if let failed = report.state?.failures.first {
-                        Terminal.workflowCommand(StepAnnotation.failed(failed.id, error: failed.error, stderr: failed.stderr))
+                        Terminal.workflowCommand(annotation.failed(failed.id, error: failed.error, stderr: failed.stderr))
                     }
                 }
+                if check, case .belowFloor = report.readiness { throw ExitStatus.downgradeRefused.exit }
                 if check, !report.isReady { throw ExitStatus.notReady.exit }
             }
         }

@@ -14,7 +14,8 @@ extension MilepostCommand {
                 at or above --to, no revert is unfinished, no step at or below --to is interrupted or \
                 failed. Exits 1 at once when such a step failed, 2 when it was interrupted or a revert is \
                 unfinished (only while no run holds the lock: a run holding it may still finish or \
-                retry), 75 when --timeout passes first. \
+                retry), 3 at once when --to is below the store's compatibility floor (as `run` refuses it: \
+                a contract step of a newer release made it incompatible), 75 when --timeout passes first. \
                 A store that cannot be reached yet is tried again until the timeout (then 69). Prints \
                 one line on stderr (or the JSON document on stdout).
 
@@ -56,6 +57,7 @@ extension MilepostCommand {
             case .reached: ExitStatus.ok.rawValue
             case .failed: ExitStatus.stepFailed.rawValue
             case .blocked, .revertUnfinished: ExitStatus.needsResolve.rawValue
+            case .downgradeRefused: ExitStatus.downgradeRefused.rawValue
             case .timedOut: ExitStatus.lockTimeout.rawValue
             }
         }
@@ -79,6 +81,11 @@ extension MilepostCommand {
                 let to = report.state?.reverting?.to.text ?? "?"
                 return "a revert to \(to) is unfinished and no revert holds the lock: no version is ready until it is "
                     + "finished; `\(hint.milepost("revert", "--to", to))`"
+            case .downgradeRefused:
+                return report.refusal.map(DowngradeAdvice.sentence) ?? "\(report.target) is below the store's compatibility floor"
+            case .timedOut where report.state == nil:
+                return "gave up after \(waited): nothing is stored in this store yet, waiting for \(report.target); "
+                    + "if it should exist, check --\(OptionNames.store) (or \(Setting.variable(OptionNames.store))) for a typo"
             case .timedOut:
                 return "gave up after \(waited): \(stored), waiting for \(report.target)"
             }

@@ -13,6 +13,7 @@ enum OptionNames {
     static let terminationGrace = "termination-grace"
     static let progressInterval = "progress-interval"
     static let allowDowngrade = "allow-downgrade"
+    static let existingStore = "existing-store"
     static let format = "format"
     static let logLevel = "log-level"
     static let logFormat = "log-format"

@@ -19,6 +19,8 @@ enum CommandFailure {
             case .unreachable: ExitStatus.storeUnreachable.rawValue
             }
         case let error as UnrecordedStepOutcome: exitCode(for: error.storeError)
+        case is StoreBusy: ExitStatus.lockTimeout.rawValue
+        case is NewStoreRefused: ExitStatus.storeUnreachable.rawValue
         case is StepStillRunningError: ExitStatus.lockTimeout.rawValue
         case is Runner.MaintenanceError, is OtherApplicationError, is HostStoreRequired, is StoreCopy.Refusal: ExitStatus.usage.rawValue
         case let error as RevertError:
@@ -49,6 +51,12 @@ enum CommandFailure {
             // write-ahead log (`state.log`), `state.json` still holds the state, and baseline would refuse.
             "restore it from a backup, or move \(location) away and run `\(hint.milepost("status"))`: "
                 + "if it shows no state, `\(hint.milepost("baseline", "VERSION"))` starts over"
+        case let error as StoreBusy:
+            BusyAdvice.text(error, hint: hint)
+        case is NewStoreRefused:
+            "check --\(OptionNames.store) (or \(Setting.variable(OptionNames.store))) for a typo; to start this store's history, "
+                + "run once without --\(OptionNames.existingStore) (\(Setting.variable(OptionNames.existingStore))), or "
+                + "`\(hint.milepost("baseline", "VERSION"))` if the host already has the effects of the steps up to VERSION"
         case let error as StepStillRunningError:
             "wait for it to end (a longer --\(OptionNames.lockTimeout) waits longer), or stop it: `kill -TERM -- -\(error.processGroup)`"
         case let error as UnrecordedStepOutcome:

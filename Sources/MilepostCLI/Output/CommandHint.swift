@@ -23,6 +23,16 @@ struct CommandHint {
 
     /// `milepost(_:_:)` with the arguments in an array.
     func milepost(_ command: String, arguments: [String]) -> String {
+        self.arguments(command, arguments).map(Self.quoted).joined(separator: " ")
+    }
+
+    /// The command line of `milepost(_:_:)` as its arguments, unquoted: `["milepost", command, …]`.
+    func arguments(_ command: String, _ arguments: String...) -> [String] {
+        self.arguments(command, arguments)
+    }
+
+    /// `arguments(_:_:)` with the arguments in an array.
+    func arguments(_ command: String, _ arguments: [String]) -> [String] {
         let accepted = Self.longOptions(of: command)
         var flags: [String] = []
         if accepted.contains(OptionNames.store),
@@ -31,7 +41,7 @@ struct CommandHint {
         }
         if accepted.contains(OptionNames.manifest), let manifest { flags += ["--\(OptionNames.manifest)", manifest] }
         if accepted.contains(OptionNames.hostStore), let hostStore { flags += ["--\(OptionNames.hostStore)", hostStore] }
-        return (["milepost", command] + arguments + flags).map(Self.quoted).joined(separator: " ")
+        return ["milepost", command] + arguments + flags
     }
 
     /// The long option names `milepost command` accepts, from its ArgumentParser definition.

@@ -28,9 +28,11 @@ struct DiagnosticRenderer {
         return "::\(diagnostic.severity.rawValue) \(properties)::\(escapeData(diagnostic.message + notes))"
     }
 
-    /// A GitHub Actions `::error title=T::message` annotation; `message` may span lines.
-    static func githubError(title: String, _ message: String) -> String {
-        "::error title=\(escapeProperty(title))::\(escapeData(message))"
+    /// A GitHub Actions `::error file=F,line=L,title=T::message` annotation (the file and line
+    /// when known: GitHub shows it on that line of the diff); `message` may span lines.
+    static func githubError(title: String, file: String? = nil, line: Int? = nil, _ message: String) -> String {
+        let location = (file.map { "file=\(escapeProperty($0))," } ?? "") + (file != nil ? line.map { "line=\($0)," } ?? "" : "")
+        return "::error \(location)title=\(escapeProperty(title))::\(escapeData(message))"
     }
 
     /// GitHub's escaping of a command's data (`%25`, `%0D`, `%0A`); any other control character is

@@ -175,8 +175,11 @@ struct WaitDocument: Encodable {
     var waitedMs: Int
     var interrupted: InProgressStep?
     var failed: FailedStep?
+    /// For `downgrade-refused`: the store's compatibility floor, when it has one.
+    var floor: CompatibilityFloor?
 
     init(_ report: Runner.WaitReport, exitCode: Int32) {
+        floor = report.outcome == .downgradeRefused ? report.refusal?.floor : nil
         outcome = report.outcome.rawValue
         self.exitCode = exitCode
         to = report.target.text
@@ -299,7 +302,8 @@ struct StatusDocument: Encodable {
     var completed: Int
     var verdict: String
     var headline: String
-    var next: [String]
+    /// What to do next, most urgent first: each a `command` (its arguments) and `when`, or a `note`.
+    var next: [NextStep]
     var running: InProgressStep?
     var interrupted: InProgressStep?
     var failed: FailedStep?
@@ -314,6 +318,8 @@ struct StatusDocument: Encodable {
     var reverted: [String]?
     var late: [LateStepDocument]?
     var orphans: [Orphan]?
+    /// Steps completed on the store that a newer release than the manifest's ran (not orphans).
+    var newer: [Orphan]?
     /// Repeatable steps whose entry changed since they last ran: the next run runs them again.
     var changed: [String]?
     var requiredStop: RequiredStopDocument?
@@ -352,6 +358,7 @@ struct StatusDocument: Encodable {
             reverted = report.reverted.isEmpty ? nil : report.reverted.map(\.step.id)
             late = LateStepDocument.list(plan.entries)
             orphans = report.orphans.isEmpty ? nil : report.orphans.map { Orphan(id: $0.id, completedAt: $0.at) }
+            newer = report.newer.isEmpty ? nil : report.newer.map { Orphan(id: $0.id, completedAt: $0.at) }
             changed = plan.changed.isEmpty ? nil : plan.changed.map(\.step.id)
             requiredStop = RequiredStopDocument(plan)
             waiting = plan.waiting.isEmpty ? nil : plan.waiting.map(\.step.id)

@@ -26,17 +26,17 @@ enum ExitStatus: Int32, CaseIterable {
         case .ok: "ok or nothing to do"
         case .stepFailed: "a step failed"
         case .needsResolve: "an interrupted step needs `resolve` (or an unfinished revert, `revert`)"
-        case .downgradeRefused: "downgrade refused"
+        case .downgradeRefused: "downgrade refused: --to is below the store's compatibility floor (`run`, `wait`, `status --check`)"
         case .notReady: "`status --check` found pending steps"
         case .stopRequired: "a required stop comes first (`upgrade_from`, `stops`): install that version first"
         case .usage: "usage"
         case .invalidManifest: "invalid manifest (or a warning under `validate --strict`, a `late: fail` step, or a step `revert` cannot undo)"
         case .manifestNotFound: "manifest not found"
-        case .storeUnreachable: "store unreachable"
+        case .storeUnreachable: "store unreachable (or new, under `run --existing-store`)"
         case .threadsRefused: "the system refused the threads a run needs (a process, thread or address-space limit)"
         case .cannotWrite: "`init`/`new` could not write the manifest, `lock` its lock file"
         case .storeIO: "state or journal I/O error"
-        case .lockTimeout: "lock not acquired in time, or a step whose runner was killed still running (`wait`: version not reached in time)"
+        case .lockTimeout: "lock not acquired in time (another run holds it: the message says what it runs), a contract run's background steps unfinished in time, or a step whose runner was killed still running (`wait`: version not reached in time)"
         }
     }
 

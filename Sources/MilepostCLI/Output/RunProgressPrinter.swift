@@ -123,8 +123,7 @@ final class RunProgressPrinter: Sendable {
             Terminal.err(RevertText.unfinished(to: report.reverting?.to, hint: hint))
         case .downgradeRefused:
             Terminal.err("milepost: refusing to go from \(report.from) down to \(report.to): "
-                + CompatibilityFloor.refusal(of: report.to, stored: report.from, floor: report.floor)
-                + "; pass --allow-downgrade to accept it")
+                + (report.refusal.map { "\($0); \(DowngradeAdvice.text($0))" } ?? "\(report.to) is below \(report.from)"))
         case .downgradeCompatible:
             Terminal.err("milepost: warning: \(app)\(report.to) is below the stored version \(report.from), and at or above "
                 + "the store's compatibility floor \(report.floor?.version.text ?? "?"): this release starts; nothing ran")

@@ -8,8 +8,8 @@ enum StatusText {
     ) -> String {
         let style: Terminal.Style = switch advice.verdict {
         case .ok: .green
-        case .pending, .running, .empty: .yellow
-        case .failed, .interrupted, .revertUnfinished: .red
+        case .pending, .running, .new: .yellow
+        case .failed, .interrupted, .revertUnfinished, .downgradeRefused: .red
         }
         var lines = [(app.map { "\($0.escapingControlCharacters()): " } ?? "")
             + Terminal.paint(advice.verdict.rawValue.uppercased(), style, colored: colored)
@@ -103,6 +103,9 @@ enum StatusText {
             for orphan in report.orphans {
                 field("orphan", "\(orphan.id): completed at \(orphan.at), no longer in the manifest (deleted, or renamed without 'replaces:')", .yellow)
             }
+            for newer in report.newer {
+                field("newer", "\(newer.id): completed at \(newer.at), a step of a newer release than this manifest's")
+            }
             if let stop = plan.requiredStop {
                 field("stop", stop.message(from: plan.from, to: plan.to), .red)
             }
@@ -110,7 +113,7 @@ enum StatusText {
         if let plan = report.plan { lines += StatusSteps.lines(plan, state: report.state, colored: colored, now: now) }
         if !advice.next.isEmpty {
             lines.append("next:")
-            lines += advice.next.map { "  " + $0.escapingControlCharacters() }
+            lines += advice.next.map { "  " + $0.text.escapingControlCharacters() }
         }
         return lines.joined(separator: "\n")
     }

@@ -10,6 +10,40 @@ package enum ProcessEnvironment {
         getenv(name).map { PathText.string(cString: $0) }
     }
 
+    /// The names of the variables that start with `prefix` (ASCII), in `environ`'s order, each
+    /// once. Compares bytes and makes a text only of a name that matches: cheap enough for the
+    /// pre-start fast path, which makes no `Dictionary` of `String`s (docs/performance.md).
+    package static func names(prefixed prefix: String) -> [String] {
+        var names: [String] = []
+        let length = prefix.utf8.count
+        var entry = environ
+        while let pointer = entry.pointee {
+            entry += 1
+            guard strncmp(pointer, prefix, length) == 0, let equals = strchr(pointer, Int32(UInt8(ascii: "="))) else { continue }
+            let name = PathText.string(bytes: UnsafeRawBufferPointer(start: pointer, count: equals - pointer))
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// How many variables' names start with `prefix` (ASCII): bytes compared, no text made, so the
+    /// pre-start fast path pays next to nothing for it.
+    package static func count(prefixed prefix: String) -> Int {
+        let length = prefix.utf8.count
+        var count = 0
+        var entry = environ
+        while let pointer = entry.pointee {
+            entry += 1
+            if strncmp(pointer, prefix, length) == 0 { count += 1 }
+        }
+        return count
+    }
+
+    /// Whether the variable `name` is set (`getenv(3)`), without making a text of its value.
+    package static func isSet(_ name: String) -> Bool {
+        getenv(name) != nil
+    }
+
     /// Every variable, by name, from `environ`. An entry without `=` is skipped; of a name set
     /// twice, the first is kept, as `getenv` finds it.
     package static func all() -> [String: String] {
