@@ -48,7 +48,8 @@ mkdir -p "$root/etc/systemd/system" "$root/usr/lib/systemd"
 cp -a /lib/systemd/system "$root/usr/lib/systemd/"
 for unit in "${units[@]}"; do
     cp "$hooks/$unit" "$root/etc/systemd/system/"
-    for executable in $(sed -nE 's/^Exec[A-Za-z]*=[-@:+!]*(\/[^ ]+).*/\1/p' "$hooks/$unit"); do
+    # A command without a path is looked up by systemd in /usr/local/bin, /usr/bin, …: its stand-in goes to /usr/bin.
+    for executable in $(sed -nE 's/^Exec[A-Za-z]*=[-@:+!]*([^ ]+).*/\1/p' "$hooks/$unit" | sed -E 's|^([^/])|/usr/bin/\1|'); do
         mkdir -p "$root$(dirname "$executable")"
         printf '#!/bin/sh\nexit 0\n' > "$root$executable"
         chmod 0755 "$root$executable"
@@ -99,4 +100,23 @@ if failed=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" ma
 fi
 grep -qF "'Released steps are unchanged' failed with exit status 65" <<<"$failed" \
     || { echo "$failed" >&2; echo "recipes: the workflow did not fail at the lock check" >&2; exit 1; }
+# Production at 2.0 owes 2.0's contract step (its pre-start run passed it): the PR summary of a
+# store-less plan from 2.0 lists it among the steps to run, as a real store at 2.0 runs it first.
+cat > milepost.yaml <<'YAML'
+app: example
+baseline: "1.0"
+migrations:
+  "2.0":
+    - {name: exec, id: write-both-formats, description: Write the old and the new format, with: {command: ['true']}}
+    - {name: exec, id: drop-old-format, description: Drop the old format, phase: contract, with: {command: ['true']}}
+  "2.7":
+    - {name: exec, id: rebuild-monthly-totals, description: Rebuild the per-month totals, with: {command: ['true']}}
+YAML
+"$root/${tarball%.tar.gz}/usr/bin/milepost" lock --manifest milepost.yaml
+summary=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest "${release[@]}")
+for expected in "From \`2.0\` (given) to \`2.7\`: 2 steps to run." \
+    "| \`2.0/drop-old-format\` | Drop the old format | none | 0 | **no** | phase: contract, passed by the run to 2.0: runs before the newer steps |"; do
+    grep -qF -- "$expected" <<<"$summary" || { echo "$summary" >&2; echo "recipes: the job summary lacks '$expected'" >&2; exit 1; }
+done
+! grep -qF "will never run" <<<"$summary" || { echo "$summary" >&2; echo "recipes: the job summary warns about a step production runs" >&2; exit 1; }
 echo "recipes: ok"

@@ -5,6 +5,7 @@
 #   ENTRYPOINT ["/usr/local/bin/entrypoint.sh"]
 #   CMD ["/app/bin/titi", "serve"]
 #   ENV MILEPOST_TO=2.7.0 MILEPOST_MANIFEST=/app/milepost.yaml MILEPOST_STORE=/var/lib/titi/milepost
+#   ENV MILEPOST_EXISTING_STORE=1   # a store that stores nothing is refused (69), not started anew
 #
 # If milepost fails (a step failed: 1, an interrupted step needs `milepost resolve`: 2, a refused
 # downgrade: 3, a bad manifest: 65, the lock not acquired: 75, ...) the container exits with that
