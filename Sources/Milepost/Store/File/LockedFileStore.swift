@@ -20,6 +20,9 @@ final class LockedFileStore: LockedStore {
     private struct Held {
         var lock: FileDescriptor
         var log: FileDescriptor?
+        /// A commit's `state.json` or journal write failed after its commit point, and the replay
+        /// that followed failed too: `state.log` holds commits the two files lack (`catchUp`).
+        var behind = false
     }
 
     init(directory: StoreDirectory, lockDescriptor: FileDescriptor) {
@@ -35,22 +38,44 @@ final class LockedFileStore: LockedStore {
         releaseNow()
     }
 
+    /// `state.json`; the last commit in `state.log` while the two files are behind it.
     func readState() async throws -> StoredState? {
-        try whileHeld { _ in try stateFile.read() }
+        try whileHeld { held in
+            if held.behind, let last = try stateLog.entries().last { return last.state }
+            return try stateFile.read()
+        }
     }
 
     /// Refuses to replace a state file that exists but cannot be read: it is never overwritten.
     /// The commit point is the fdatasync of its line in `state.log`; the records reach the
-    /// journal after `state.json` is replaced.
+    /// journal after `state.json` is replaced. A failure after the commit point is not the
+    /// commit's: the commit stands (every reader reads the log first), and the log is replayed
+    /// into the two files at once (`catchUp`).
     func commit(_ state: StoredState, journal records: [JournalRecord]) async throws {
         try whileHeld { held in
             _ = try stateFile.read()
             let entry = StateLog.Entry(journalOffset: try journalFile.length(), records: records, state: state)
-            try stateFile.write(state) { () throws(FileCallError) in
+            if held.behind {
                 held.log = try stateLog.append(entry, to: held.log)
-                FailPoint.stateAfterLogSync.reach()
+                catchUp(&held)
+                return
             }
-            try journalFile.append(records, syncing: false)
+            let prepared = try stateFile.prepare(state)
+            FailPoint.stateBeforeLog.reach()
+            do throws(FileCallError) {
+                held.log = try stateLog.append(entry, to: held.log)
+            } catch {
+                stateFile.discard(prepared)
+                throw error
+            }
+            FailPoint.stateAfterLogSync.reach()
+            do throws(FileCallError) {
+                try stateFile.replace(with: prepared)
+                try journalFile.append(records, syncing: false)
+            } catch {
+                catchUp(&held)
+                return
+            }
             // The commit is durable in the log already: a replay that fails leaves the log to the
             // next one (after a later commit, or at release, or at the next lock).
             if let log = held.log, (try? stateLog.isLong(log)) == true {
@@ -60,8 +85,26 @@ final class LockedFileStore: LockedStore {
         }
     }
 
+    /// Appends to the journal, once it holds every commit's records (`catchUp`).
+    /// - throws: when the journal is behind the log and the replay fails again: the records would
+    ///   land before commits of the log that the journal lacks.
     func append(_ records: [JournalRecord]) async throws {
-        try whileHeld { _ in try journalFile.append(records, syncing: records.contains(where: \.isDurable)) }
+        try whileHeld { held in
+            if held.behind {
+                catchUp(&held)
+                if held.behind { throw StoreError.io(location: journalFile.path, reason: "the journal is behind state.log and cannot be brought up to date") }
+            }
+            try journalFile.append(records, syncing: records.contains(where: \.isDurable))
+        }
+    }
+
+    /// Replays `state.log` into `state.json` and the journal now, so that both hold every commit
+    /// again; when that fails too the store stays behind (`Held.behind`), the log kept for the
+    /// next try: the next commit, the release, or the next holder's lock.
+    private func catchUp(_ held: inout Held) {
+        let log = held.log
+        held.log = nil
+        held.behind = (try? stateLog.replay(into: stateFile, journal: journalFile, closing: log)) == nil
     }
 
     func release() async {
@@ -86,7 +129,7 @@ final class LockedFileStore: LockedStore {
     private func releaseNow() {
         held.withLock { held in
             guard let current = held else { return }
-            if current.log != nil {
+            if current.log != nil || current.behind {
                 try? stateLog.replay(into: stateFile, journal: journalFile, closing: current.log)
             }
             LockFile.clear(current.lock, lockFile.path)

@@ -49,28 +49,50 @@ struct StateFile {
     // MARK: - Writing
 
     /// Replaces the file atomically, without an fsync: a temp file in the same directory, written
-    /// in full, then `commit` (which appends the change to `state.log`: the commit point), then
-    /// the temp file renamed over the file. Durable once `sync()` and the directory's fsync have
-    /// run (`StateLog.replay`); until then `state.log` holds the state.
-    func write(_ state: StoredState, commit: () throws(FileCallError) -> Void = {}) throws(FileCallError) {
+    /// in full (`prepare`), then renamed over the file (`replace`). A commit appends the change to
+    /// `state.log` between the two: that is its commit point. Durable once `sync()` and the
+    /// directory's fsync have run (`StateLog.replay`); until then `state.log` holds the state.
+    func write(_ state: StoredState) throws(FileCallError) {
+        let prepared = try prepare(state)
+        FailPoint.stateBeforeLog.reach()
+        try replace(with: prepared)
+    }
+
+    /// A state written in full to a temp file of the directory, not yet in place.
+    struct Prepared {
+        let name: String
+    }
+
+    /// Writes `state` whole to a new temp file (`tempPrefix`); nothing of it is in place yet.
+    func prepare(_ state: StoredState) throws(FileCallError) -> Prepared {
         let bytes = Self.encode(state)
         let tempName = Self.tempPrefix + "\(ProcessIdentity.pid).\(UInt32.random(in: .min ... .max))"
-        let tempPath = directory.path(of: tempName)
         let descriptor = try directory.open(tempName, .writeOnly, options: [.create, .exclusiveCreate])
         do throws(FileCallError) {
-            do {
-                defer { FileCalls.close(descriptor) }
-                try FileCalls.write(descriptor, bytes, tempPath)
-                FailPoint.stateAfterTempWrite.reach()
-            }
-            FailPoint.stateBeforeLog.reach()
-            try commit()
-            try directory.rename(tempName, to: Self.name)
+            defer { FileCalls.close(descriptor) }
+            try FileCalls.write(descriptor, bytes, directory.path(of: tempName))
+            FailPoint.stateAfterTempWrite.reach()
         } catch {
-            try? directory.remove(tempName)
+            discard(Prepared(name: tempName))
+            throw error
+        }
+        return Prepared(name: tempName)
+    }
+
+    /// Renames the prepared temp file over the file; removes it when that fails.
+    func replace(with prepared: Prepared) throws(FileCallError) {
+        do throws(FileCallError) {
+            try directory.rename(prepared.name, to: Self.name)
+        } catch {
+            discard(prepared)
             throw error
         }
         FailPoint.stateAfterRename.reach()
+    }
+
+    /// Removes a prepared temp file that will not be put in place.
+    func discard(_ prepared: Prepared) {
+        try? directory.remove(prepared.name)
     }
 
     /// fsyncs the file's data and metadata (not its name: that is the directory's).

@@ -8,7 +8,9 @@ extension StateLog {
     /// fsynced. Run under the lock: when it is taken (a crash left the log) and when it is released
     /// (the holder's own commits). Does nothing when there is no log.
     /// - parameter descriptor: the log as the holder's commits opened it; nil when it opened none.
+    ///   Closed however the replay ends: when it fails, the file stays for the next replay.
     func replay(into stateFile: StateFile, journal: JournalFile, closing descriptor: FileDescriptor?) throws {
+        defer { if let descriptor { FileCalls.close(descriptor) } }
         do throws(FileCallError) {
             if descriptor == nil, try !exists() { return }
         } catch {
@@ -23,7 +25,7 @@ extension StateLog {
                 try stateFile.sync()
             }
             try journal.sync()
-            try remove(descriptor)
+            try remove()
             try directory.sync()
         } catch {
             throw StoreError(error)

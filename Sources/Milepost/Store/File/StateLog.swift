@@ -36,7 +36,7 @@ struct StateLog {
     /// a log it creates also fsyncs the directory, so the file's name survives a power cut with its
     /// line. A line that fails part-way is cut off again.
     /// - parameter descriptor: the log opened by an earlier append of this holder; nil for the first.
-    /// - returns: the descriptor to pass to the next append (closed by `remove(_:)`).
+    /// - returns: the descriptor to pass to the next append (closed by `replay`).
     func append(_ entry: Entry, to descriptor: FileDescriptor?) throws(FileCallError) -> FileDescriptor {
         let log: FileDescriptor
         if let descriptor { log = descriptor } else { log = try directory.open(Self.name, .writeOnly, options: [.append, .create]) }
@@ -71,9 +71,8 @@ struct StateLog {
         try FileCalls.size(descriptor, path) >= Self.replayLength
     }
 
-    /// Closes `descriptor` (when given) and removes the file. The caller syncs the directory.
-    func remove(_ descriptor: FileDescriptor?) throws(FileCallError) {
-        if let descriptor { FileCalls.close(descriptor) }
+    /// Removes the file. The caller syncs the directory.
+    func remove() throws(FileCallError) {
         do throws(FileCallError) {
             try directory.remove(Self.name)
         } catch where error.errno == .noSuchFileOrDirectory {}
