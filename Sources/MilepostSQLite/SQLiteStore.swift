@@ -43,13 +43,18 @@ public struct SQLiteStore: MilepostStore {
 
     public var location: String { Self.scheme + ":" + PathText.readable(path) }
     public var kind: String { "sqlite" }
+    /// `sqlite:` and the database's canonical path (`CanonicalPath`): what its lock is keyed on.
+    public var identity: String { Self.scheme + ":" + CanonicalPath.of(path) }
 
-    /// The lock file beside the database: `PATH.milepost-lock`.
+    /// The lock file beside the database as its canonical path names it: `DIRECTORY/NAME.milepost-lock`.
+    /// Every spelling of the path (relative or absolute, through a symbolic link to the database or
+    /// to its directory) takes this one lock, so one database has one lock.
     var lockFile: SidecarLock {
-        let file = FilePath(path)
-        let directory = file.removingLastComponent()
+        let canonical = CanonicalPath.of(path)
+        let slash = canonical.lastIndex(of: "/") ?? canonical.startIndex
         return SidecarLock(
-            directory: directory.isEmpty ? "." : directory.string, name: (file.lastComponent?.string ?? path) + ".milepost-lock")
+            directory: slash == canonical.startIndex ? "/" : String(canonical[..<slash]),
+            name: String(canonical[canonical.index(after: slash)...]) + ".milepost-lock")
     }
 
     // MARK: - Reading (creates nothing)
@@ -86,16 +91,18 @@ public struct SQLiteStore: MilepostStore {
 
     // MARK: - Locking
 
-    /// Takes the lock (`PATH.milepost-lock`, waiting up to `timeout`) and records `holder` in it,
-    /// then opens the database (created owner-only when missing), switches it to WAL mode and
-    /// creates Milepost's tables if needed.
+    /// Takes the lock (`lockFile`, waiting up to `timeout`) and records `holder` in it, then opens
+    /// the database (created owner-only when missing), switches it to WAL mode, creates Milepost's
+    /// tables if needed and reads the state row, which every checkpoint of this holder checks
+    /// first (`LockedSQLiteStore`).
     public func lock(timeout: Duration, holder: LockHolder) async throws -> any LockedStore {
         let lock = try await lockFile.acquire(timeout: timeout, location: location, holder: holder)
         do {
             try createOwnerOnly()
             let connection = try SQLiteConnection.open(path: path, location: location, readOnly: false)
             try SQLiteSchema.prepare(connection)
-            return LockedSQLiteStore(connection: connection, lock: lock, location: location)
+            let seen = try SQLiteSchema.stateText(on: connection)
+            return LockedSQLiteStore(connection: connection, lock: lock, location: location, seen: seen)
         } catch {
             lock.release()
             throw error

@@ -47,6 +47,17 @@ struct MilepostProcess {
     }
 }
 
+/// Polls `condition` every 10 ms for up to `limit`: a guard against hangs, never a timing
+/// assertion. False if it never held.
+func eventually(within limit: Duration = .seconds(60), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        usleep(10_000)
+    }
+    return true
+}
+
 /// A fresh temporary directory (`mkdtemp`) for one test, removed with its content afterwards.
 final class TestDirectory: Sendable {
     let path: String

@@ -22,7 +22,7 @@ public enum StoreCopy {
         case nothingStored(source: String)
         /// The target has a state (at `version`), and `force` was not given.
         case targetHasState(target: String, version: String)
-        /// The source and the target are the same store.
+        /// The source and the target are the same store (`MilepostStore.identity`), however spelled.
         case sameStore(String)
 
         public var description: String {
@@ -40,7 +40,8 @@ public enum StoreCopy {
     public static func copy(
         from source: any MilepostStore, to target: any MilepostStore, force: Bool = false, lockTimeout: Duration
     ) async throws -> Report {
-        guard source.location != target.location else { throw Refusal.sameStore(source.location) }
+        // One store spelled two ways (`./A` and `A`, a link): its second lock would wait for the first.
+        guard source.identity != target.identity else { throw Refusal.sameStore(source.location) }
         let holder = LockHolder(
             pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: RunJournal.newRunID())
         let from = try await source.lock(timeout: lockTimeout, holder: holder)

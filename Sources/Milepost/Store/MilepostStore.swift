@@ -6,6 +6,11 @@
 public protocol MilepostStore: Sendable {
     /// Where the store is, for messages (never includes a password).
     var location: String { get }
+    /// What tells stores apart: two spellings of one store (`./state` and `state`, a symbolic link
+    /// to it; `sqlite:x.db` and `sqlite:///abs/x.db`) have the same identity, and two stores never
+    /// share one. A run refuses a host store that is its fleet store, `store copy` a target that
+    /// is its source. `location` by default.
+    var identity: String { get }
     /// What kind of store this is, for traces and metrics (`file`, `postgres`); `custom` by default.
     var kind: String { get }
     /// The stored state without taking the lock; nil when nothing is stored yet.
@@ -38,6 +43,8 @@ public protocol LockedStore: Sendable {
 
 extension MilepostStore {
     public var kind: String { "custom" }
+
+    public var identity: String { location }
 
     public func readJournal(last count: Int) async throws -> [JournalRecord] {
         Array(try await readJournal().suffix(count))

@@ -25,16 +25,19 @@ enum SQLiteSchema {
 
     /// The stored state; nil when there is no state row (or no table yet).
     static func readState(on connection: SQLiteConnection) throws(StoreError) -> StoredState? {
-        try stateText(on: connection).map { text throws(StoreError) in
-            try StoredState.decode(json: Array(text.utf8), location: connection.location)
-        }
+        try stateText(on: connection).map { text throws(StoreError) in try state(from: text, on: connection) }
+    }
+
+    /// The state a row's JSON (`stateText`) holds.
+    static func state(from text: String, on connection: SQLiteConnection) throws(StoreError) -> StoredState {
+        try StoredState.decode(json: Array(text.utf8), location: connection.location)
     }
 
     /// The state row's JSON; nil when there is no state row (or no table yet). The table is looked
     /// for first, as `journal` does: tables are never dropped, so once seen the query finds it.
     /// Asking after a failed query instead read a world another runner may have changed in between
     /// (its `CREATE TABLE` landing there), and reported "no such table" for a store just created.
-    private static func stateText(on connection: SQLiteConnection) throws(StoreError) -> String? {
+    static func stateText(on connection: SQLiteConnection) throws(StoreError) -> String? {
         guard try connection.hasTable(stateTable) else { return nil }
         let rows = try connection.query("SELECT state FROM \(stateTable) WHERE id = 1")
         guard let row = rows.first else { return nil }
@@ -70,10 +73,13 @@ enum SQLiteSchema {
     }
 
     /// Replaces the state row.
-    static func write(_ state: StoredState, on connection: SQLiteConnection) throws(StoreError) {
+    /// - returns: the JSON written, as `stateText` reads it back.
+    @discardableResult
+    static func write(_ state: StoredState, on connection: SQLiteConnection) throws(StoreError) -> String {
         let json = String(decoding: state.json, as: UTF8.self)
         try connection.query(
             "INSERT INTO \(stateTable) (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state", [json])
+        return json
     }
 
     /// Appends `records` to the journal, in order.

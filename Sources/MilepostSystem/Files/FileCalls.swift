@@ -185,6 +185,15 @@ package enum FileCalls {
         return PathText.string(FilePath(platformString: resolved))
     }
 
+    /// Where the symbolic link at `path` points, as written in it, from `readlink(2)`; nil when
+    /// `path` is not a link (or cannot be read).
+    package static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = PathText.filePath(path).withPlatformString { readlink($0, &buffer, buffer.count - 1) }
+        guard count > 0 else { return nil }
+        return PathText.string(bytes: buffer[..<count].map { UInt8(bitPattern: $0) })
+    }
+
     /// The permissions, owner and group of an open file, from `fstat(2)`.
     package static func ownership(
         _ descriptor: FileDescriptor, _ path: String

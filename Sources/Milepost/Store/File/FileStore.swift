@@ -12,6 +12,8 @@ public struct FileStore: MilepostStore {
     /// The directory for messages: a byte that is not UTF-8 shows as `\xFF`.
     public var location: String { PathText.readable(directory) }
     public var kind: String { "file" }
+    /// `file:` and the directory's canonical path (`CanonicalPath`: links, `.` and `..` resolved).
+    public var identity: String { "file:" + CanonicalPath.of(directory) }
 
     /// A store in the directory `path`, whatever its bytes (created on the first write, never by a read).
     public init(path: FilePath) {
