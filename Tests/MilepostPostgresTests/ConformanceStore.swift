@@ -17,6 +17,21 @@ enum StoreKind: String, CaseIterable, Sendable {
     }
 }
 
+extension StoreKind {
+    /// A `--store` value naming a fresh, empty store of this kind for the binary; a file or SQLite
+    /// store in `directory`. A MariaDB lease lasts 2 s, so a runner killed with `kill -9` does not
+    /// keep the lock from the next for the default 30 s.
+    func freshSpec(in directory: String) -> String {
+        switch self {
+        case .file: directory + "/fleet"
+        case .sqlite: "sqlite:" + directory + "/fleet.db"
+        case .postgres: TestServer.freshSchemaURL()
+        case .mariadb:
+            { $0 + ($0.contains("?") ? "&" : "?") + "milepost_lease=2s" }(MariaDBTestServer.freshDatabaseURL())
+        }
+    }
+}
+
 /// A fresh store of one kind; a file store's directory is removed when this goes away.
 final class ConformanceStore: Sendable {
     let kind: StoreKind

@@ -89,7 +89,10 @@ extension Runner {
                 if reverting {
                     state.completed.removeAll { $0.id == id }
                 } else {
-                    state.completed.append(CompletedStep(id: id, at: Timestamp.now(), run: journal.run, fingerprint: "", via: "resolved"))
+                    // As the step's run would have: a contract step raises the compatibility floor.
+                    state.recordCompleted(
+                        CompletedStep(id: id, at: Timestamp.now(), run: journal.run, fingerprint: "", via: "resolved"),
+                        phase: interrupted?.phase ?? failed?.phase, replacing: true)
                 }
             }
             state.updatedAt = Timestamp.now()

@@ -131,17 +131,14 @@ actor StepCheckpoint: AttemptRecord {
     /// the step it `replaces`) out of the completed steps, so a later run runs it again.
     func succeeded(attempt: Int, durationMs: Int) async throws {
         openAttempt = nil
-        state.clearMarks(of: step.id)
         switch direction {
         case .forward:
             // A repeatable step keeps one record, its last: the fingerprint its next run compares with.
-            if step.repeats != nil { state.completed.removeAll { $0.id == step.id } }
-            state.completed.append(CompletedStep(id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint))
-            // Older releases stop working here: they may no longer start (`CompatibilityFloor`).
-            if step.phase == .contract, state.floor.map({ $0.version < step.threshold }) ?? true {
-                state.floor = CompatibilityFloor(version: step.threshold, step: step.id)
-            }
+            state.recordCompleted(
+                CompletedStep(id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint),
+                phase: step.phase, replacing: step.repeats != nil)
         case .revert:
+            state.clearMarks(of: step.id)
             state.completed.removeAll { $0.id == step.id || $0.id == step.replaces }
         }
         cursor = nil

@@ -61,3 +61,20 @@ extension StoredState {
         setAside = []
     }
 }
+
+/// A step's completion: the one rule both a successful run of the step and `resolve --done` record
+/// it by, so that a step finished by hand leaves the state exactly as its run would have.
+extension StoredState {
+    /// Records `record`'s step as completed: its marks cleared and, with `replacing`, its earlier
+    /// record dropped (a repeatable step keeps one, its last). A step of the contract `phase`
+    /// raises the compatibility floor to its threshold: older releases stop working there
+    /// (`CompatibilityFloor`).
+    mutating func recordCompleted(_ record: CompletedStep, phase: StepPhase?, replacing: Bool) {
+        clearMarks(of: record.id)
+        if replacing { completed.removeAll { $0.id == record.id } }
+        completed.append(record)
+        if phase == .contract, let threshold = Version.threshold(ofStep: record.id), floor.map({ $0.version < threshold }) ?? true {
+            floor = CompatibilityFloor(version: threshold, step: record.id)
+        }
+    }
+}
