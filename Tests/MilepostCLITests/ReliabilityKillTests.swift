@@ -1,4 +1,5 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// `kill -9` of a runner in the middle of a step: nothing to clean up, nothing run twice
@@ -109,35 +110,22 @@ import Testing
         #expect(attempts.count == 2)
     }
 
-    /// Like `manifest`, but `2.1/slow` leaves a grandchild in its process group that outlives the
-    /// leader (killed with the runner): it writes its pid to `orphan.pid` and, on SIGUSR1, removes
-    /// `step.running` and ends. A copy of the step that starts while `step.running` exists appends
-    /// to `overlap.txt`.
+    /// Like `manifest`, but `2.1/slow` is an `OrphaningScript` (appending `x` to `slow.txt`): while
+    /// `hang` exists it leaves a grandchild in its process group that outlives the leader, and a
+    /// copy that starts beside it appends to `overlap.txt`.
     static func orphaningManifest(idempotent: Bool) -> String {
-        let script = #"""
-            echo x >> slow.txt; [ -e step.running ] && echo overlap >> overlap.txt
-            if [ -e hang ]; then
-              touch step.running
-              (trap 'rm -f step.running; kill $!; exit 0' USR1; sleep 300 & wait) &
-              echo $! > orphan.pid; echo $$ > step.pid; touch started; wait
-            fi
-            """#
-        return """
-            migrations:
-              2.1:
-                - name: exec
-                  id: slow
-                  idempotent: \(idempotent)
-                  with: {command: [sh, -c, \(jsonString(script))]}
-              2.2:
-                - name: exec
-                  id: later
-                  with: {command: [sh, -c, 'echo x >> later.txt']}
-            """
-    }
-
-    static func jsonString(_ text: String) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed), as: UTF8.self)
+        """
+        migrations:
+          2.1:
+            - name: exec
+              id: slow
+              idempotent: \(idempotent)
+              with: {command: [sh, -c, \(OrphaningScript.quoted(record: "x", log: "slow.txt"))]}
+          2.2:
+            - name: exec
+              id: later
+              with: {command: [sh, -c, 'echo x >> later.txt']}
+        """
     }
 
     /// The step's leader dies with its runner, its grandchild does not: while that grandchild runs,
@@ -201,6 +189,26 @@ import Testing
             #expect(log.contains("step 2.1/slow was interrupted"), "\(log)")
             #expect(try work.read("slow.txt") == "x\n")
         }
+    }
+
+    /// The machine is told by its boot and pid namespace, not by its host name, which can change
+    /// while a step runs (`hostname`; here a new UTS namespace): a run under another name still
+    /// sees the killed runner's surviving group and waits for it, and an idempotent step does not
+    /// start beside it.
+    @Test func aSurvivingStepIsWaitedForUnderARenamedHost() throws {
+        let work = try WorkDirectory()
+        let runner = try Self.killRunnerMidStep(in: work, idempotent: true, manifest: Self.orphaningManifest(idempotent: true))
+        defer {
+            if let group = try? ReliabilityFixture.pid(in: work, "step.pid") { kill(-group, SIGKILL) }
+            runner.finish()
+        }
+        var renamed = work.milepost
+        renamed.launcher = ["/usr/bin/unshare", "--user", "--map-root-user", "--uts", "sh", "-c", #"hostname renamed-host && exec "$0" "$@""#]
+        let refused = try renamed.run("run", "--to", "2.2", "--lock-timeout", "0ms")
+        #expect(refused.status == 75, "\(refused.stderr)")
+        #expect(refused.stderr.contains("step 2.1/slow is still running"), "\(refused.stderr)")
+        #expect(!work.exists("overlap.txt"), "a second copy started while the first still ran")
+        #expect(try work.read("slow.txt") == "x\n")
     }
 
     /// The `exec` step's process group is durable in its in-progress mark before its program runs:

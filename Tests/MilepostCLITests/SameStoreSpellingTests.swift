@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// One store named twice under two spellings (`./A` and `A`, a link to it, `sqlite:./x.db` and
-/// `sqlite:///abs/x.db`): a `store copy` onto its own source is refused at once (exit 64), instead
-/// of waiting the whole lock timeout for this very process's own lock (exit 75).
+/// `sqlite:///abs/x.db`): a host store that is the fleet store, and a `store copy` onto its own
+/// source, are refused at once (exit 64), instead of waiting the whole lock timeout for this very
+/// process's own lock (exit 75).
 @Suite struct SameStoreSpellingTests {
     /// The same store as `first`, spelled otherwise (`work` holds a link `link` to `.milepost` and
     /// `link.db` to `app.db`).
@@ -23,6 +24,25 @@ import Testing
         try FileManager.default.createDirectory(atPath: work.path + "/sub", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: work.path + "/link", withDestinationPath: ".milepost")
         try FileManager.default.createSymbolicLink(atPath: work.path + "/link.db", withDestinationPath: "app.db")
+    }
+
+    @Test func aHostStoreThatIsTheFleetStoreIsRefusedAtOnce() throws {
+        let work = try WorkDirectory()
+        try Self.prepare(work)
+        for (fleet, host) in Self.spellings(in: work) {
+            let commands = [
+                ["run", "--to", "1.0", "--lock-timeout", "60s"], ["status", "--to", "1.0"], ["plan", "--to", "1.0"],
+                ["resolve", "1.0/a", "--done", "--lock-timeout", "60s"],
+            ]
+            for command in commands {
+                let start = ContinuousClock.now
+                let refused = try work.milepost.run(command + ["--store", fleet, "--host-store", host])
+                #expect(refused.status == 64, "\(command) \(fleet) \(host): \(refused.stderr)")
+                #expect(refused.stderr.contains("is the fleet store"), "\(refused.stderr)")
+                #expect(ContinuousClock.now - start < .seconds(30), "it waited for its own lock")
+            }
+        }
+        #expect(!work.exists("ran.txt"))
     }
 
     @Test func aCopyOntoItsOwnSourceSpelledOtherwiseIsRefusedAtOnce() throws {

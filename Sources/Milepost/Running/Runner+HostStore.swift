@@ -18,14 +18,24 @@ extension Runner {
         if !steps.isEmpty { throw HostStoreRequired(steps: steps) }
     }
 
+    /// Refuses a host store that is the fleet store under another spelling (`MilepostStore.identity`):
+    /// its host steps would be recorded as the fleet's, and its lock, taken after the fleet's, would
+    /// wait for this very process.
+    /// - throws: `HostStoreIsFleetStore`.
+    func refuseFleetStoreAsHostStore() throws(HostStoreIsFleetStore) {
+        guard let hostStore, hostStore.identity == store.identity else { return }
+        throw HostStoreIsFleetStore(hostStore: hostStore.location, store: store.location)
+    }
+
     /// Whether a run of `manifest` records anything in the host store.
     func usesHostStore(_ manifest: Manifest) -> Bool {
         hostStore != nil && manifest.steps.contains { $0.scope == .host }
     }
 
-    /// The host store's state and holder, read without its lock; nil without host steps.
+    /// The host store's state and holder, read without its lock; nil without a host store. Read
+    /// for a manifest without host steps too: its marks stop a run as the fleet store's do.
     func readHostView(_ manifest: Manifest) async throws -> HostView? {
-        guard usesHostStore(manifest), let hostStore else { return nil }
+        guard let hostStore else { return nil }
         return HostView(state: try await hostStore.readState(), lockHolder: try await hostStore.lockHolder())
     }
 
@@ -47,11 +57,11 @@ extension Runner {
     }
 
     /// Runs `body` holding the host store's lock (taken after the fleet store's), or with nil when
-    /// the run records nothing there.
+    /// the run records nothing there: without a host store, or (given `manifest`) without host steps.
     func withHostLock<Result: Sendable>(
-        _ manifest: Manifest, journal: RunJournal, _ body: ((any LockedStore)?) async throws -> Result
+        _ manifest: Manifest?, journal: RunJournal, _ body: ((any LockedStore)?) async throws -> Result
     ) async throws -> Result {
-        guard usesHostStore(manifest), let hostStore else { return try await body(nil) }
+        guard let hostStore, manifest.map(usesHostStore) ?? true else { return try await body(nil) }
         let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
         let locked = try await hostStore.lock(timeout: options.lockTimeout, holder: holder)
         do {
@@ -73,5 +83,19 @@ public struct HostStoreRequired: Error, CustomStringConvertible, Sendable {
     public var description: String {
         "the manifest has steps that run on every host (scope: host: \(steps.joined(separator: ", "))), and no host store "
             + "was given to record them: pass --host-store DIR (or set MILEPOST_HOST_STORE), a directory on this host"
+    }
+}
+
+/// A run, plan, status or resolve was given a host store that is its fleet store, spelled otherwise
+/// (`--host-store` naming `--store`'s directory through `./`, a link, another relative path).
+public struct HostStoreIsFleetStore: Error, CustomStringConvertible, Sendable {
+    /// The host store as given.
+    public let hostStore: String
+    /// The fleet store as given.
+    public let store: String
+
+    public var description: String {
+        "the host store \(hostStore) is the fleet store \(store): host steps are recorded in a store of each host's own, "
+            + "beside the fleet's (a directory on the host)"
     }
 }

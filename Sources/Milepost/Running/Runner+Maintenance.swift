@@ -61,44 +61,62 @@ extension Runner {
     /// starts over.
     /// A step whose runner is gone but whose processes still run on this machine is waited for
     /// first (`options.lockTimeout`), as `run` does.
+    ///
+    /// With a host store (`hostStore`), the step is looked for in both stores, under both locks
+    /// (the fleet store's first, as a run takes them), and resolved where its mark is: a `scope:
+    /// host` step's is in the host store. Returns the state of the store that had it.
     /// - throws: `MaintenanceError.nothingToResolve` when `id` is neither interrupted nor failed;
-    ///   `StepStillRunningError` when its processes outlast the wait.
+    ///   `StepStillRunningError` when its processes outlast the wait; `HostStoreIsFleetStore`.
     public func resolve(_ id: String, _ resolution: Resolution, fromStart: Bool = false) async throws -> StoredState {
-        try await withLock(app: nil) { locked, journal in
-            guard var state = try await readStateWaitingForOrphanedStep(locked),
-                  state.interruptedMark(of: id) != nil || state.failure(of: id) != nil
-            else {
-                let state = try await locked.readState()
-                throw MaintenanceError.nothingToResolve(
-                    id: id, interrupted: state?.interruptedMarks.first?.id, failed: state?.failures.first?.id)
+        try refuseFleetStoreAsHostStore()
+        return try await withLock(app: nil) { locked, journal in
+            try await withHostLock(nil, journal: journal) { host in
+                try await resolve(id, resolution, fromStart: fromStart, in: [locked] + (host.map { [$0] } ?? []), journal: journal)
             }
-            // Only the named step's marks: another step's interrupted or failed mark stays.
-            let interrupted = state.interruptedMark(of: id)
-            let failed = state.failure(of: id)
-            state.clearMarks(of: id)
-            let cursor = interrupted?.cursor ?? failed?.cursor
-            // A revert's mark (`direction: revert`): done means its undoing is complete, so the step is
-            // no longer completed; retry lets the next revert run it again, from the start.
-            let reverting = (interrupted?.direction ?? failed?.direction) == .revert
-            if resolution == .retry, !fromStart, !reverting, let cursor {
-                state.recordFailure(failed ?? FailedStep(
-                    id: id, run: journal.run, at: Timestamp.now(), error: "interrupted; resolved to run again at its cursor",
-                    cursor: cursor, stderr: interrupted?.stderr))
-            }
-            if resolution == .done {
-                if reverting {
-                    state.completed.removeAll { $0.id == id }
-                } else {
-                    // As the step's run would have: a contract step raises the compatibility floor.
-                    state.recordCompleted(
-                        CompletedStep(id: id, at: Timestamp.now(), run: journal.run, fingerprint: "", via: "resolved"),
-                        phase: interrupted?.phase ?? failed?.phase, replacing: true)
-                }
-            }
-            state.updatedAt = Timestamp.now()
-            let kept = resolution == .retry && !fromStart ? cursor : nil
-            try await locked.commit(state, journal: [journal.record(.resolved, step: id, outcome: .init(resolution), cursor: kept)])
-            return state
         }
+    }
+
+    /// `resolve(_:_:fromStart:)` over the locked stores of the run, the fleet store's first: each
+    /// read once no orphaned step runs there, the step resolved in the first that marks it.
+    private func resolve(
+        _ id: String, _ resolution: Resolution, fromStart: Bool, in stores: [any LockedStore], journal: RunJournal
+    ) async throws -> StoredState {
+        var states: [StoredState?] = []
+        for store in stores { states.append(try await readStateWaitingForOrphanedStep(store)) }
+        guard let index = states.firstIndex(where: { $0?.interruptedMark(of: id) != nil || $0?.failure(of: id) != nil }),
+              var state = states[index]
+        else {
+            let all = states.compactMap { $0 }
+            throw MaintenanceError.nothingToResolve(
+                id: id, interrupted: all.lazy.flatMap(\.interruptedMarks).first?.id, failed: all.lazy.flatMap(\.failures).first?.id)
+        }
+        let locked = stores[index]
+        // Only the named step's marks: another step's interrupted or failed mark stays.
+        let interrupted = state.interruptedMark(of: id)
+        let failed = state.failure(of: id)
+        state.clearMarks(of: id)
+        let cursor = interrupted?.cursor ?? failed?.cursor
+        // A revert's mark (`direction: revert`): done means its undoing is complete, so the step is
+        // no longer completed; retry lets the next revert run it again, from the start.
+        let reverting = (interrupted?.direction ?? failed?.direction) == .revert
+        if resolution == .retry, !fromStart, !reverting, let cursor {
+            state.recordFailure(failed ?? FailedStep(
+                id: id, run: journal.run, at: Timestamp.now(), error: "interrupted; resolved to run again at its cursor",
+                cursor: cursor, stderr: interrupted?.stderr))
+        }
+        if resolution == .done {
+            if reverting {
+                state.completed.removeAll { $0.id == id }
+            } else {
+                // As the step's run would have: a contract step raises the compatibility floor.
+                state.recordCompleted(
+                    CompletedStep(id: id, at: Timestamp.now(), run: journal.run, fingerprint: "", via: "resolved"),
+                    phase: interrupted?.phase ?? failed?.phase, replacing: true)
+            }
+        }
+        state.updatedAt = Timestamp.now()
+        let kept = resolution == .retry && !fromStart ? cursor : nil
+        try await locked.commit(state, journal: [journal.record(.resolved, step: id, outcome: .init(resolution), cursor: kept)])
+        return state
     }
 }

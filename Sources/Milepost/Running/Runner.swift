@@ -49,6 +49,7 @@ public struct Runner: Sendable {
     }
 
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
+        try refuseFleetStoreAsHostStore()
         let seen = options.dryRun ? nil : try await store.readState()
         if !options.createsStore, try await options.dryRun ? store.readState() == nil : seen == nil {
             throw NewStoreRefused(location: store.location)
@@ -104,8 +105,9 @@ public struct Runner: Sendable {
     /// the state is read whole, and other runs only complete more of it. Records no digest: when
     /// one is due and nobody holds the lock, this returns nil and the locked path records it.
     private func upToDateUnlocked(_ manifest: Manifest, state: StoredState, to target: Version) async throws -> RunReport? {
-        let plan = try await plan(manifest, state: state, to: target, host: try await readHostView(manifest))
-        guard case .upToDate = decide(plan, state: state, manifest: manifest) else { return nil }
+        let host = try await readHostView(manifest)
+        let plan = try await plan(manifest, state: state, to: target, host: host)
+        guard case .upToDate = decide(plan, state: state, hostState: host?.state, manifest: manifest) else { return nil }
         // With the lock free, the locked path records the digest, so the next start is fast again.
         if options.labels == nil, options.phase == .preStart, state.plannedWith != manifest.digest,
            try await store.lockHolder() == nil {
@@ -193,6 +195,7 @@ public struct Runner: Sendable {
 
     /// What a run would do, from the stored state; writes nothing and takes no lock.
     public func plan(_ manifest: Manifest, to target: Version) async throws -> Plan {
+        try refuseFleetStoreAsHostStore()
         try refuseStepsTheStoreCannotRun(manifest)
         let state = try await store.readState()
         return try await plan(
@@ -231,7 +234,9 @@ public struct Runner: Sendable {
         case run([ManifestStep])
     }
 
-    private func decide(_ plan: Plan, state: StoredState?, manifest: Manifest) -> Decision {
+    /// What a run does with `plan`, made from `state` (the fleet store's) and `hostState` (the host
+    /// store's, when the run records host steps): every guard looks at both stores alike.
+    private func decide(_ plan: Plan, state: StoredState?, hostState: StoredState?, manifest: Manifest) -> Decision {
         // No version is ready while a revert is unfinished (`Readiness`): an older release waits for it too.
         if plan.isDowngrade { return state?.reverting.map(Decision.revertUnfinished) ?? .downgrade }
         if let stop = plan.requiredStop { return .stopRequired(stop) }
@@ -240,7 +245,8 @@ public struct Runner: Sendable {
         // nothing; nor does a step of a phase this run does not run (a background step stopped mid-way
         // waits for the background runner, which resumes it).
         // A device's policy may run it again instead (`InterruptedStepPolicy.retry`).
-        if plan.running == nil, options.interruptedSteps == .block, let interrupted = state?.interruptedMarks.first(where: { mark in
+        let marks = [state, hostState].lazy.compactMap { $0 }.flatMap(\.interruptedMarks)
+        if plan.running == nil, options.interruptedSteps == .block, let interrupted = marks.first(where: { mark in
             guard let step = manifest.step(id: mark.id) else { return true }
             return plan.admits(step) && !step.runsAgain(afterInterruption: mark)
         }) {
@@ -254,8 +260,9 @@ public struct Runner: Sendable {
     private func dryRun(
         _ manifest: Manifest, state: StoredState?, lockHolder: LockHolder?, to target: Version
     ) async throws -> RunReport {
-        let plan = try await plan(manifest, state: state, to: target, lockHolder: lockHolder, host: try await readHostView(manifest))
-        let decision = decide(plan, state: state, manifest: manifest)
+        let host = try await readHostView(manifest)
+        let plan = try await plan(manifest, state: state, to: target, lockHolder: lockHolder, host: host)
+        let decision = decide(plan, state: state, hostState: host?.state, manifest: manifest)
         if case .run(let steps) = decision { try manifest.requireVariables(of: steps) }
         let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decision {
         case .downgrade: (downgrade(to: target, from: plan.from, state: state).outcome, nil)
@@ -295,8 +302,9 @@ public struct Runner: Sendable {
         grace: StopGrace, seenVersion: Version?
     ) async throws -> RunReport {
         let state = try await readStateWaitingForOrphanedStep(locked)
-        let hostState = try await host?.readState()
-        let plan = try await plan(manifest, state: state, to: target, host: host.map { _ in HostView(state: hostState) })
+        // Under its lock when the run records host steps; else only read, for what it says about the manifest.
+        let hostState = if let host { try await readStateWaitingForOrphanedStep(host) } else { try await hostStore?.readState() }
+        let plan = try await plan(manifest, state: state, to: target, host: hostStore.map { _ in HostView(state: hostState) })
         var hooks: [RunReport.StepResult] = []
         func report(_ outcome: RunReport.Outcome, steps: [RunReport.StepResult] = [], interrupted: InProgressStep? = nil) -> RunReport {
             var report = RunReport(
@@ -329,7 +337,7 @@ public struct Runner: Sendable {
             return results.first { $0.status != .succeeded }
         }
         let started = journal.record(.runStarted, from: plan.from, to: target, phase: options.phase)
-        switch decide(plan, state: state, manifest: manifest) {
+        switch decide(plan, state: state, hostState: hostState, manifest: manifest) {
         case .downgrade:
             let (outcome, refusal) = downgrade(to: target, from: plan.from, state: state)
             try await locked.append([started, journal.record(

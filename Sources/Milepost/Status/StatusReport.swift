@@ -23,10 +23,36 @@ public struct StatusReport: Sendable {
         public let to: String?
     }
 
-    public let store: String
-    public let state: StoredState?
+    /// One store a status reads, and what it holds: the fleet store (`--store`), or this host's
+    /// (`--host-store`, for the `scope: host` steps). Every question about a running, interrupted or
+    /// failed step is asked of each side alike.
+    public struct Side: Sendable {
+        /// Whose steps the store records.
+        public let scope: StepScope
+        /// Where the store is, for messages.
+        public let store: String
+        /// What it holds; nil when nothing is stored yet.
+        public let state: StoredState?
+        /// Who holds its lock now, if anyone.
+        public let lockHolder: LockHolder?
+
+        /// The step in progress when its run still holds this store's lock, or its processes
+        /// outlived the run (`InProgressStep.isRunning(lockHolder:)`).
+        public var running: InProgressStep? {
+            guard let step = state?.inProgress, step.isRunning(lockHolder: lockHolder) else { return nil }
+            return step
+        }
+        /// The live pids of the running step's process group when its run is gone (killed).
+        public var orphanedPids: [Int32] { state?.inProgress?.orphanedPids(lockHolder: lockHolder) ?? [] }
+    }
+
+    /// The stores read: the fleet store, then the host store when a manifest and a host store were given.
+    public let sides: [Side]
+    /// The fleet store's location, state and lock holder (`sides`' first).
+    public var store: String { sides[0].store }
+    public var state: StoredState? { sides[0].state }
+    public var lockHolder: LockHolder? { sides[0].lockHolder }
     public let lastRun: LastRun?
-    public let lockHolder: LockHolder?
     /// The last run took the lock over from a run whose lease had lapsed (PostgreSQL lease lock).
     public let takeOver: LockTakeOver?
     /// With a manifest: the plan to the target (or to the stored version when no target is given).
@@ -42,17 +68,21 @@ public struct StatusReport: Sendable {
     /// (`status --require`): the rule `wait` settles on, and whose floor `run` refuses by.
     public let readiness: Readiness?
 
-    /// The step in progress when its run still holds the lock: it is running right now.
-    public var running: InProgressStep? {
-        guard let step = state?.inProgress, step.isRunning(lockHolder: lockHolder) else { return nil }
-        return step
-    }
+    /// The side whose step is running right now, in either store.
+    private var runningSide: Side? { sides.first { $0.running != nil } }
+    /// The step in progress when its run still holds the lock (or its processes outlived the run):
+    /// it is running right now, in either store.
+    public var running: InProgressStep? { runningSide?.running }
     /// The live pids of the running step's process group when its run is gone (killed): the step
     /// runs on without its runner. Empty when its run still runs it, or nothing runs.
-    public var orphanedPids: [Int32] { state?.inProgress?.orphanedPids(lockHolder: lockHolder) ?? [] }
-    /// The step in progress whose run is gone (killed, power loss): it needs `resolve` unless idempotent.
-    /// Also one set aside while another step ran before it (`StoredState.setAside`).
-    public var interrupted: InProgressStep? { running == nil ? state?.interruptedMarks.first : nil }
+    public var orphanedPids: [Int32] { runningSide?.orphanedPids ?? [] }
+    /// The step in progress whose run is gone (killed, power loss), in either store: it needs
+    /// `resolve` unless idempotent. Also one set aside while another step ran before it (`StoredState.setAside`).
+    public var interrupted: InProgressStep? {
+        running == nil ? sides.lazy.compactMap { $0.state?.interruptedMarks.first }.first : nil
+    }
+    /// The first recorded failure, in either store.
+    public var failed: FailedStep? { sides.lazy.compactMap { $0.state?.failures.first }.first }
 
     /// Steps added at or below the stored version that never ran: they never will.
     public var neverRun: [Plan.Entry] { plan?.entries.filter { $0.status == .skipped } ?? [] }
@@ -67,6 +97,7 @@ public struct StatusReport: Sendable {
 extension Runner {
     /// Reads the state, the journal and the lock, and compares them with `manifest` if given. Writes nothing.
     public func status(manifest: Manifest?, to target: Version?) async throws -> StatusReport {
+        try refuseFleetStoreAsHostStore()
         let state = try await store.readState()
         let tail = try await journalTail() ?? []
         let lastRun = Self.lastRun(in: tail)
@@ -74,11 +105,15 @@ extension Runner {
         var plan: Plan?
         var drift: [StatusReport.Drift] = []
         var (orphans, newer): ([CompletedStep], [CompletedStep]) = ([], [])
+        var sides = [StatusReport.Side(scope: .fleet, store: store.location, state: state, lockHolder: holder)]
         if let manifest {
             let stored = state?.version
+            let host = try await readHostView(manifest)
+            if let host, let hostStore {
+                sides.append(.init(scope: .host, store: hostStore.location, state: host.state, lockHolder: host.lockHolder))
+            }
             plan = try await self.plan(
-                manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder,
-                host: try await readHostView(manifest))
+                manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder, host: host)
             // A step that replaces another is compared with the record of the one it replaces.
             // A repeatable step's change is expected: it runs again (the plan says so), it does not drift.
             // Each worked out once (`ManifestStep.fingerprint` digests the entry on every access).
@@ -94,8 +129,7 @@ extension Runner {
             (orphans, newer) = Self.unknownSteps(of: state, in: manifest, newest: Self.newestVersion(of: manifest, target: target))
         }
         return StatusReport(
-            store: store.location, state: state, lastRun: lastRun, lockHolder: holder,
-            takeOver: lastRun.flatMap { LockTakeOver.of(run: $0.run, in: tail) }, plan: plan,
+            sides: sides, lastRun: lastRun, takeOver: lastRun.flatMap { LockTakeOver.of(run: $0.run, in: tail) }, plan: plan,
             drift: drift, orphans: orphans, newer: newer, readiness: target.map { Readiness(state, for: $0, phase: options.phase) })
     }
 

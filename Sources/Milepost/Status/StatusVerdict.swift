@@ -26,9 +26,9 @@ extension StatusReport {
     /// The verdict on this report.
     public var verdict: StatusVerdict {
         if case .belowFloor = readiness { return .downgradeRefused }
-        if running != nil || lockHolder != nil { return .running }
+        if running != nil || sides.contains(where: { $0.lockHolder != nil }) { return .running }
         if interrupted != nil { return .interrupted }
-        if state?.failures.isEmpty == false { return .failed }
+        if failed != nil { return .failed }
         if state?.reverting != nil { return .revertUnfinished }
         if !pending.isEmpty, plan != nil { return .pending }
         if state == nil { return .new }

@@ -6,7 +6,8 @@ import MilepostSystem
 public struct StepProcessGroup: Codable, Sendable, Equatable {
     /// The group id: the pid of the process that leads it.
     public var id: Int32
-    /// The host name of the machine (`gethostname`).
+    /// The host name of the machine (`gethostname`), for people: a name can change while the
+    /// group runs (`hostname`, a container's own name), so liveness does not go by it (`isHere`).
     public var host: String
     /// The machine's boot (`/proc/sys/kernel/random/boot_id`): after a reboot the group is gone.
     public var bootID: String
@@ -33,10 +34,14 @@ public struct StepProcessGroup: Codable, Sendable, Equatable {
             leaderStart: ProcessGroupScan.startTime(of: id))
     }
 
-    /// True when the group was recorded on this machine, in this boot and pid namespace: only then
-    /// can this process see whether it is alive.
+    /// True when the group was recorded in this boot and pid namespace: only then can this process
+    /// see whether it is alive. The boot id (random at every boot) tells the machine, whatever its
+    /// host name says now: a group recorded under a name the host has since changed is still seen
+    /// alive and waited for. Two machines share a boot id only when restored from one snapshot; the
+    /// group's leader start time (`leaderStart`) must match too, and a wrong match only makes a run
+    /// wait, never run a step twice.
     public var isHere: Bool {
-        host == ProcessIdentity.host && bootID == ProcessIdentity.bootID && pidNamespace == ProcessIdentity.pidNamespace
+        bootID == ProcessIdentity.bootID && pidNamespace == ProcessIdentity.pidNamespace
     }
 
     /// The pids of the group's processes that are still alive, when it is here (`isHere`); empty

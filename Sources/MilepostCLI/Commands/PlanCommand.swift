@@ -71,7 +71,7 @@ extension MilepostCommand {
                 case .markdown:
                     Terminal.out(plans.map { PlanMarkdown.render($0, manifest: loaded) }.joined(separator: "\n\n"))
                 case .text:
-                    let hint = CommandHint(store: store.store, manifest: manifest.manifest)
+                    let hint = CommandHint(store: store.store, manifest: manifest.manifest, hostStore: hostStore.hostStore)
                     let colored = Terminal.stdoutIsTTY
                     Terminal.out(plans.map { plan in
                         var text = PlanText.render(plan, app: loaded.app, hint: hint, colored: colored)

@@ -10,7 +10,9 @@ extension MilepostCommand {
                 next run run it again, at the last cursor it committed (add --from-start to discard the \
                 cursor and start over). `milepost status` names the step and prints these commands. For a \
                 step whose revert was interrupted or failed (`milepost revert`), --done records it as \
-                reverted and --retry lets the next revert run its revert again.
+                reverted and --retry lets the next revert run its revert again. With --host-store, the step \
+                is looked for in this host's store too (a `scope: host` step is recorded there), under both \
+                locks, and resolved where it is marked.
 
                 Examples:
                   milepost resolve 2.7/compactDailys --done
@@ -28,6 +30,7 @@ extension MilepostCommand {
             """)
         var lockTimeout = DurationArgument(.seconds(60))
         @OptionGroup var store: StoreOptions
+        @OptionGroup var hostStore: HostStoreOption
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
@@ -39,7 +42,9 @@ extension MilepostCommand {
             try await reportingFailures {
                 var options = RunOptions()
                 options.lockTimeout = lockTimeout.duration
-                let runner = Runner(store: try store.open(in: context), options: options, logger: logging.makeLogger())
+                let runner = Runner(
+                    store: try store.open(in: context), hostStore: try hostStore.open(in: context), options: options,
+                    logger: logging.makeLogger())
                 let state = try await runner.resolve(id, done ? .done : .retry, fromStart: fromStart)
                 let cursor = state.failure(of: id)?.cursor
                 let reverted = done && !state.completed.contains { $0.id == id }

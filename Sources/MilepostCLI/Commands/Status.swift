@@ -68,7 +68,7 @@ extension MilepostCommand {
                         Terminal.workflowCommand(annotation.interrupted(
                             interrupted.id, error: StepAnnotation.blocking(interrupted), stderr: interrupted.stderr))
                     }
-                    if let failed = report.state?.failures.first {
+                    if let failed = report.failed {
                         Terminal.workflowCommand(annotation.failed(failed.id, error: failed.error, stderr: failed.stderr))
                     }
                 }

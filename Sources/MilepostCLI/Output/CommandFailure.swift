@@ -22,7 +22,8 @@ enum CommandFailure {
         case is StoreBusy: ExitStatus.lockTimeout.rawValue
         case is NewStoreRefused: ExitStatus.storeUnreachable.rawValue
         case is StepStillRunningError: ExitStatus.lockTimeout.rawValue
-        case is Runner.MaintenanceError, is OtherApplicationError, is HostStoreRequired, is StoreCopy.Refusal: ExitStatus.usage.rawValue
+        case is Runner.MaintenanceError, is OtherApplicationError, is HostStoreRequired, is HostStoreIsFleetStore, is StoreCopy.Refusal:
+            ExitStatus.usage.rawValue
         case let error as RevertError:
             switch error {
             case .irreversible: ExitStatus.invalidManifest.rawValue

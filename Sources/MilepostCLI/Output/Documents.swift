@@ -341,7 +341,7 @@ struct StatusDocument: Encodable {
         next = advice.next
         running = report.running
         interrupted = report.interrupted
-        failed = report.state?.failures.first
+        failed = report.failed
         lastRun = report.lastRun.map {
             LastRun(run: $0.run, started: $0.started, finished: $0.finished, outcome: $0.outcome, host: $0.host,
                     pid: $0.pid, from: $0.from, to: $0.to)

@@ -66,15 +66,15 @@ struct StatusAdvice {
                                      when: "if its work is complete (check what \(id) did; or you completed it by hand)"))
                 next.append(.command(hint.arguments("resolve", id, "--retry"), when: "to run it again on the next run"))
             }
-        case .failed where report.state?.failures.first?.direction == .revert:
-            let failed = report.state?.failures.first
+        case .failed where report.failed?.direction == .revert:
+            let failed = report.failed
             let id = failed?.id ?? "?"
             sentence = "the revert of \(id) failed: \(failed?.error ?? "?")"
             next.append(.command(hint.arguments("revert", "--to", report.state?.reverting?.to.text ?? "VERSION"),
                                  when: "once the cause is fixed: it resumes at \(id)"))
             next.append(.command(hint.arguments("resolve", id, "--done"), when: "if you undid its work by hand"))
         case .failed:
-            let failed = report.state?.failures.first
+            let failed = report.failed
             let id = failed?.id ?? "?"
             sentence = "\(id): \(failed?.error ?? "?")"
             next.append(.command(runOf(failed?.phase), when: "once the cause is fixed: it resumes at \(id)"))

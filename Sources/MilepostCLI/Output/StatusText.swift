@@ -65,7 +65,7 @@ enum StatusText {
             if let cursor = step.cursor { field("cursor", cursor) }
             if report.running == nil { stderr(step.stderr) }
         }
-        if let failed = report.state?.failures.first {
+        if let failed = report.failed {
             field("failed", "\(failed.id) at \(when(failed.at)), run \(failed.run)")
             field("", failed.error)
             if let cursor = failed.cursor { field("cursor", cursor) }
