@@ -5,8 +5,10 @@ import MilepostYAML
 enum Fingerprint {
     /// The digest of a step; its text (`FNV1a.hex`) is the fingerprint. The entry's `with:` counts
     /// by its canonical text (`YAMLNode.appendCanonicalText`), empty without one. A step without
-    /// definition files keeps the fingerprint it had before they were counted.
-    static func of(name: String, with: YAMLNode?, revision: String?, files: [DefinitionFile]) -> FNV1a {
+    /// definition files keeps the fingerprint it had before they were counted. So does a fleet
+    /// step: the scope counts when it is `host`, so that moving a step between the fleet's store
+    /// and the hosts' shows in the lock file and as drift.
+    static func of(name: String, with: YAMLNode?, revision: String?, files: [DefinitionFile], scope: StepScope) -> FNV1a {
         var parameters: [UInt8] = []
         with?.appendCanonicalText(to: &parameters)
         var hash = FNV1a()
@@ -19,6 +21,10 @@ enum Fingerprint {
             hash.add(CollectionOfOne(0))
             hash.addField(Array(file.name.utf8))
             hash.addField(Array((file.digest ?? "unreadable").utf8))
+        }
+        if scope == .host {
+            hash.add(CollectionOfOne(0))
+            hash.addField(Array("scope: host".utf8))
         }
         return hash
     }

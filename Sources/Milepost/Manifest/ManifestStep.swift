@@ -45,13 +45,14 @@ public final class ManifestStep: Sendable {
     public let scope: StepScope
     /// Where the step is written in the manifest.
     public let location: SourceLocation
-    /// A digest of the entry (name, parameters), the registered revision and the contents of the
-    /// step's definition files; `status` compares it with the one recorded when the step ran.
+    /// A digest of the entry (name, parameters, a `host` scope), the registered revision and the
+    /// contents of the step's definition files; `status` compares it with the one recorded when
+    /// the step ran.
     /// Sixteen hex digits, worked out on each access (read it once), from the entry as loaded: few
     /// commands need it for every step (`status`, `lock`), and at load it was 8 % of a big
     /// manifest's instructions (issue 32, docs/performance.md).
     public var fingerprint: String {
-        Fingerprint.of(name: name, with: with, revision: definition.revision, files: definitionFiles).hex
+        Fingerprint.of(name: name, with: with, revision: definition.revision, files: definitionFiles, scope: scope).hex
     }
     /// The files the step reads as its definition (`DefinitionFileParameters`), as they were when
     /// the manifest was read; empty for most steps.

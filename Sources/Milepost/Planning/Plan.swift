@@ -81,6 +81,9 @@ public struct Plan: Sendable {
         case repeatableFirstRun
         /// A repeatable step whose fingerprint differs from the one recorded when it last completed.
         case entryChanged
+        /// Completed in the store of the other scope (`StepScope`): it ran as a `ranAs` step and
+        /// its `scope:` changed since. A run refuses (`Plan.scopeMoved`).
+        case scopeMoved(ranAs: StepScope)
 
         func text(threshold: Version) -> String {
             switch self {
@@ -120,6 +123,9 @@ public struct Plan: Sendable {
             case .owed(let phase, let from): "phase: \(phase.rawValue), passed by the run to \(from)"
             case .repeatableFirstRun: "repeatable, never ran here: runs after the one-time steps (repeat: on-change)"
             case .entryChanged: "entry changed since it last ran: runs again after the one-time steps (repeat: on-change)"
+            case .scopeMoved(let ranAs):
+                "ran as a \(ranAs.rawValue) step (recorded in the \(ranAs.rawValue) store), and its scope changed since: "
+                    + "a run refuses while it does"
             }
         }
     }
@@ -142,6 +148,11 @@ public struct Plan: Sendable {
     public var late: [Entry] { entries.filter { $0.late != nil } }
     /// The late steps under `late: fail`: a run refuses while there is any.
     public var lateRefused: [Entry] { entries.filter { $0.late == .fail } }
+    /// Completed steps whose `scope:` changed after they ran (recorded in the other scope's store):
+    /// a run refuses while there is any, as a completed step never runs again in another store.
+    public var scopeMoved: [Entry] {
+        entries.filter { if case .scopeMoved = $0.why { true } else { false } }
+    }
 
     /// The steps that will run, in order (a running step too: it is not complete yet). A step of a
     /// phase this run does not run is not among them, even when it is in progress (a background

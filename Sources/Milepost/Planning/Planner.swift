@@ -32,6 +32,11 @@ public enum Planner {
                 return Plan.Entry(step: step, status: status, why: why)
             }
             let records = step.scope == .host ? host : fleet
+            // Recorded in the other store: the step ran under the other scope, and its scope changed since.
+            let elsewhere = step.scope == .host ? fleetCompleted : hostCompleted
+            if elsewhere.contains(step.id) || step.replaces.map(elsewhere.contains) == true {
+                return Plan.Entry(step: step, status: .completed, why: .scopeMoved(ranAs: step.scope == .host ? .fleet : .host))
+            }
             let late = records.lateFloor.flatMap { step.threshold > $0 ? manifest.latePolicy(for: step) : nil }
             let (status, why) = status(
                 of: step, from: records.from, to: target, completed: step.scope == .host ? hostCompleted : fleetCompleted,

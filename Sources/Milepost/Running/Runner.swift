@@ -107,7 +107,7 @@ public struct Runner: Sendable {
     private func upToDateUnlocked(_ manifest: Manifest, state: StoredState, to target: Version) async throws -> RunReport? {
         let host = try await readHostView(manifest)
         let plan = try await plan(manifest, state: state, to: target, host: host)
-        guard case .upToDate = decide(plan, state: state, hostState: host?.state, manifest: manifest) else { return nil }
+        guard case .upToDate = try decide(plan, state: state, hostState: host?.state, manifest: manifest) else { return nil }
         // With the lock free, the locked path records the digest, so the next start is fast again.
         if options.labels == nil, options.phase == .preStart, state.plannedWith != manifest.digest,
            try await store.lockHolder() == nil {
@@ -236,11 +236,15 @@ public struct Runner: Sendable {
 
     /// What a run does with `plan`, made from `state` (the fleet store's) and `hostState` (the host
     /// store's, when the run records host steps): every guard looks at both stores alike.
-    private func decide(_ plan: Plan, state: StoredState?, hostState: StoredState?, manifest: Manifest) -> Decision {
+    /// - throws: `ManifestError.invalid` when the manifest moved a completed step between the two
+    ///   (`Plan.scopeMoveErrors(file:)`).
+    private func decide(_ plan: Plan, state: StoredState?, hostState: StoredState?, manifest: Manifest) throws(ManifestError) -> Decision {
         // No version is ready while a revert is unfinished (`Readiness`): an older release waits for it too.
         if plan.isDowngrade { return state?.reverting.map(Decision.revertUnfinished) ?? .downgrade }
         if let stop = plan.requiredStop { return .stopRequired(stop) }
         if !plan.lateRefused.isEmpty { return .lateRefused }
+        let moved = plan.scopeMoveErrors(file: manifest.source.path)
+        if !moved.isEmpty { throw .invalid(moved, source: manifest.source) }
         // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks
         // nothing; nor does a step of a phase this run does not run (a background step stopped mid-way
         // waits for the background runner, which resumes it).
@@ -262,7 +266,7 @@ public struct Runner: Sendable {
     ) async throws -> RunReport {
         let host = try await readHostView(manifest)
         let plan = try await plan(manifest, state: state, to: target, lockHolder: lockHolder, host: host)
-        let decision = decide(plan, state: state, hostState: host?.state, manifest: manifest)
+        let decision = try decide(plan, state: state, hostState: host?.state, manifest: manifest)
         if case .run(let steps) = decision { try manifest.requireVariables(of: steps) }
         let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decision {
         case .downgrade: (downgrade(to: target, from: plan.from, state: state).outcome, nil)
@@ -337,7 +341,7 @@ public struct Runner: Sendable {
             return results.first { $0.status != .succeeded }
         }
         let started = journal.record(.runStarted, from: plan.from, to: target, phase: options.phase)
-        switch decide(plan, state: state, hostState: hostState, manifest: manifest) {
+        switch try decide(plan, state: state, hostState: hostState, manifest: manifest) {
         case .downgrade:
             let (outcome, refusal) = downgrade(to: target, from: plan.from, state: state)
             try await locked.append([started, journal.record(

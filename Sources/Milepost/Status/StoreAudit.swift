@@ -16,11 +16,12 @@ public enum StoreAudit {
             at: entry.step.location, notes: [.init(note)])
     }
 
-    /// Every finding of `report` (made with a manifest) for `manifest`: late steps, drift, orphans,
-    /// steps of a newer release, in that order.
+    /// Every finding of `report` (made with a manifest) for `manifest`: late steps, completed steps
+    /// whose scope changed, drift, orphans, steps of a newer release, in that order.
     public static func findings(_ report: StatusReport, manifest: Manifest) -> [Diagnostic] {
         let file = manifest.source.path
         var findings = (report.plan?.entries ?? []).compactMap { late($0, from: report.plan?.from ?? .zero, file: file) }
+        findings += report.plan?.scopeMoveErrors(file: file) ?? []
         for drift in report.drift {
             findings.append(Diagnostic(
                 .warning, "\(drift.id) changed after it ran on this store at \(drift.ranAt); it will not run again",

@@ -52,6 +52,10 @@ enum PlanText {
         if !refused.isEmpty {
             lines.append("refused: a run stops here, before any step (exit \(ExitStatus.invalidManifest.rawValue)): late steps under 'late: fail': \(refused.joined(separator: ", "))")
         }
+        let moved = plan.scopeMoved.map(\.step.id)
+        if !moved.isEmpty {
+            lines.append("refused: a run stops here, before any step (exit \(ExitStatus.invalidManifest.rawValue)): completed steps whose scope changed: \(moved.joined(separator: ", "))")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -126,6 +126,9 @@ struct StatusAdvice {
                     + "remove them, move them, or give them 'late: run'"))
             }
         }
+        if report.plan?.scopeMoved.isEmpty == false {
+            next.append(.note("completed steps whose scope changed stop every run (exit \(ExitStatus.invalidManifest.rawValue)): restore their scope, or add a new step (a new id) for the new scope"))
+        }
         if !report.orphans.isEmpty {
             next.append(.note("orphans: if a step was renamed, give it `replaces: OLD-ID` so its history carries over; a deleted step needs nothing"))
         }
