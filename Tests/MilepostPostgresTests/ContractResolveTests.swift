@@ -23,35 +23,33 @@ import Testing
         """
 
     @Test(arguments: StoreKind.available)
-    func resolvingAFailedContractStepDoneRaisesTheFloorAsItsRunWould(kind: StoreKind) throws {
+    func resolvingAFailedContractStepDoneRaisesTheFloorAsItsRunWould(kind: StoreKind) async throws {
         let directory = try TestDirectory()
         try directory.write(Self.v1, to: "v1.yaml")
         try directory.write(Self.v2, to: "v2.yaml")
         let store = kind.freshSpec(in: directory.path)
-        func milepost(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-            let process = try MilepostProcess(arguments + ["--store", store], in: directory.path)
-            let (status, stderr) = try process.wait()
-            return (status, try process.stdout(), stderr)
+        func milepost(_ arguments: String...) async throws -> (status: Int32, stdout: String, stderr: String) {
+            try await MilepostProcess.outcome(arguments + ["--store", store], in: directory.path)
         }
-        #expect(try milepost("run", "--manifest", "v1.yaml", "--to", "1.0").status == 0)
-        #expect(try milepost("run", "--manifest", "v2.yaml", "--to", "2.0").status == 0)
+        #expect(try await milepost("run", "--manifest", "v1.yaml", "--to", "1.0").status == 0)
+        #expect(try await milepost("run", "--manifest", "v2.yaml", "--to", "2.0").status == 0)
         // The rollout of 2.0 is under way: 1.0 still starts.
-        #expect(try milepost("run", "--manifest", "v1.yaml", "--to", "1.0").status == 0)
-        let contract = try milepost("run", "--manifest", "v2.yaml", "--to", "2.0", "--phase", "contract")
+        #expect(try await milepost("run", "--manifest", "v1.yaml", "--to", "1.0").status == 0)
+        let contract = try await milepost("run", "--manifest", "v2.yaml", "--to", "2.0", "--phase", "contract")
         #expect(contract.status == 1, "\(contract.stderr)")
-        let status = try milepost("status", "--manifest", "v2.yaml", "--to", "2.0")
+        let status = try await milepost("status", "--manifest", "v2.yaml", "--to", "2.0")
         #expect(status.stdout.contains("milepost resolve 2.0/drop-old-column --done"), "\(status.stdout)")
 
         // The operator drops the column by hand and records it.
-        let resolved = try milepost("resolve", "2.0/drop-old-column", "--done")
+        let resolved = try await milepost("resolve", "2.0/drop-old-column", "--done")
         #expect(resolved.status == 0, "\(resolved.stderr)")
-        let json = try milepost("status", "--manifest", "v2.yaml", "--to", "2.0", "--format", "json")
+        let json = try await milepost("status", "--manifest", "v2.yaml", "--to", "2.0", "--format", "json")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let floor = try #require(document["floor"] as? [String: Any], "\(document)")
         #expect(floor["version"] as? String == "2.0")
         #expect(floor["step"] as? String == "2.0/drop-old-column")
         #expect(document["verdict"] as? String == "ok", "\(document)")
-        let old = try milepost("run", "--manifest", "v1.yaml", "--to", "1.0")
+        let old = try await milepost("run", "--manifest", "v1.yaml", "--to", "1.0")
         #expect(old.status == 3, "1.0 started against the dropped column: \(old.stderr)")
         #expect(old.stderr.contains("the contract step 2.0/drop-old-column made older releases incompatible"), "\(old.stderr)")
     }

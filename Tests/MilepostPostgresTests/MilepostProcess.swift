@@ -45,15 +45,28 @@ struct MilepostProcess {
     static func run(_ arguments: [String], in directory: String) throws -> (status: Int32, stderr: String) {
         try MilepostProcess(arguments, in: directory).wait()
     }
+
+    /// Waits for the process to end, polling, without holding a thread of the test's pool: the
+    /// in-process tests beside it (a lease's heartbeat) keep running. Its status, stdout and stderr.
+    func ended() async throws -> (status: Int32, stdout: String, stderr: String) {
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        let (status, stderr) = try wait()
+        return (status, try stdout(), stderr)
+    }
+
+    /// Runs `milepost arguments…` to its end (`ended()`).
+    static func outcome(_ arguments: [String], in directory: String) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await MilepostProcess(arguments, in: directory).ended()
+    }
 }
 
-/// Polls `condition` every 10 ms for up to `limit`: a guard against hangs, never a timing
-/// assertion. False if it never held.
-func eventually(within limit: Duration = .seconds(60), _ condition: () -> Bool) -> Bool {
+/// Polls `condition` every 10 ms for up to `limit`, without holding a thread of the test's pool:
+/// a guard against hangs, never a timing assertion. False if it never held.
+func eventually(within limit: Duration = .seconds(60), _ condition: () -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + limit
     while !condition() {
         guard ContinuousClock.now < deadline else { return false }
-        usleep(10_000)
+        try await Task.sleep(for: .milliseconds(10))
     }
     return true
 }

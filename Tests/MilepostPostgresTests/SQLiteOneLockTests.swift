@@ -40,7 +40,7 @@ import Testing
     /// and finds the step done, instead of running the `sqlite` step again on a plan made before
     /// the first committed. Only one lock file exists, beside the database itself.
     @Test(arguments: Spelling.allCases, [true, false])
-    func twoPathsToOneDatabaseTakeOneLock(spelling: Spelling, created: Bool) throws {
+    func twoPathsToOneDatabaseTakeOneLock(spelling: Spelling, created: Bool) async throws {
         let directory = try TestDirectory()
         try directory.write(Self.gatedManifest(step: "sqlite"), to: "milepost.yaml")
         try FileManager.default.createDirectory(atPath: directory.path + "/sub", withIntermediateDirectories: true)
@@ -48,12 +48,12 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: directory.path + "/here", withDestinationPath: directory.path)
         if created { try directory.write("", to: "real.db") }
         let first = try MilepostProcess(["run", "--store", spelling.spec(in: directory.path), "--to", "1.0"], in: directory.path)
-        #expect(eventually { directory.read("ready-1") != nil })
+        #expect(try await eventually { directory.read("ready-1") != nil })
         let second = try MilepostProcess(["run", "--store", "sqlite:real.db", "--to", "1.0", "--lock-timeout", "60s"], in: directory.path)
         // The second runner has a lock file open: the first's (it waits), or one of its own (it goes on to its hook).
-        #expect(eventually { Self.openLockFiles(of: second.pid).count == 1 })
-        usleep(500_000)
-        let (firstResult, secondResult) = try Self.releaseInTurn(first, second, in: directory)
+        #expect(try await eventually { Self.openLockFiles(of: second.pid).count == 1 })
+        try await Task.sleep(for: .milliseconds(500))
+        let (firstResult, secondResult) = try await Self.releaseInTurn(first, second, in: directory)
         #expect(firstResult.status == 0, "\(firstResult.stderr)")
         #expect(secondResult.status == 0, "\(secondResult.stderr)")
         #expect(try SQLiteProcessTests.query(directory.path + "/real.db", "SELECT count(*) FROM t") == [["1"]], "both runners ran the step")
@@ -66,16 +66,16 @@ import Testing
     /// checkpoint's transaction (`sqlite`) or behind its in-progress mark (`exec`), checks that
     /// the state is still the one it planned from: it is not, so the step does not run again.
     @Test(arguments: ["sqlite", "exec"])
-    func aRunnerThatGotInWithoutTheLockRunsNothingOnAChangedState(step: String) throws {
+    func aRunnerThatGotInWithoutTheLockRunsNothingOnAChangedState(step: String) async throws {
         let directory = try TestDirectory()
         try directory.write(Self.gatedManifest(step: step), to: "milepost.yaml")
         let arguments = ["run", "--store", "sqlite:app.db", "--to", "1.0"]
         let first = try MilepostProcess(arguments, in: directory.path)
-        #expect(eventually { directory.read("ready-1") != nil })
+        #expect(try await eventually { directory.read("ready-1") != nil })
         try FileManager.default.removeItem(atPath: directory.path + "/app.db.milepost-lock")
         let second = try MilepostProcess(arguments, in: directory.path)
-        #expect(eventually { directory.read("ready-2") != nil })
-        let (firstResult, secondResult) = try Self.releaseInTurn(first, second, in: directory)
+        #expect(try await eventually { directory.read("ready-2") != nil })
+        let (firstResult, secondResult) = try await Self.releaseInTurn(first, second, in: directory)
         #expect(firstResult.status == 0, "\(firstResult.stderr)")
         #expect(secondResult.status == 74, "\(secondResult.stderr)")
         #expect(secondResult.stderr.contains("checkpoint refused: the state is not the one this run read under its lock"), "\(secondResult.stderr)")
@@ -92,11 +92,11 @@ import Testing
     /// Lets the run held at `go-1` go and waits for it to end, then the one held at `go-2`.
     static func releaseInTurn(
         _ first: MilepostProcess, _ second: MilepostProcess, in directory: TestDirectory
-    ) throws -> (first: (status: Int32, stderr: String), second: (status: Int32, stderr: String)) {
+    ) async throws -> (first: (status: Int32, stdout: String, stderr: String), second: (status: Int32, stdout: String, stderr: String)) {
         try directory.write("", to: "go-1")
-        let firstResult = try first.wait()
+        let firstResult = try await first.ended()
         try directory.write("", to: "go-2")
-        return (firstResult, try second.wait())
+        return (firstResult, try await second.ended())
     }
 
     /// The `.milepost-lock` files `pid` has open.
