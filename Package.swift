@@ -175,6 +175,23 @@ let package = Package(
             swiftSettings: strictSettings,
             linkerSettings: [exportNoSymbols, staticLibStdCxx]
         ),
+        // The fuzz targets: each input Milepost reads from outside the program or from a crash, with
+        // the oracle its reader must satisfy on any bytes (docs/reliability.md, "Fuzzing"). The tests
+        // replay their corpora (`fuzz/corpus/TARGET`); `milepost-fuzz` hands them to libFuzzer.
+        .target(
+            name: "MilepostFuzzing",
+            dependencies: [
+                "Milepost", "MilepostSystem", "MilepostCLI", "MilepostStock", "MilepostPostgres", "MilepostMariaDB",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The libFuzzer binary: `fuzz/run.sh` builds it with `--sanitize=fuzzer --sanitize=address`,
+        // which links libFuzzer's `main`; `milepost-fuzz --target=NAME CORPUS…` runs one target.
+        .executableTarget(
+            name: "milepost-fuzz",
+            dependencies: ["MilepostFuzzing"],
+            swiftSettings: strictSettings
+        ),
         // Test plumbing shared by the test targets: where the built executables are.
         .target(
             name: "MilepostTestSupport",
@@ -193,7 +210,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostTests",
-            dependencies: ["Milepost", "MilepostSystem", "MilepostTesting", "MilepostYAML"],
+            dependencies: ["Milepost", "MilepostFuzzing", "MilepostSystem", "MilepostTesting", "MilepostYAML"],
             swiftSettings: strictSettings
         ),
         .testTarget(

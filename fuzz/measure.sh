@@ -24,7 +24,7 @@ mkfifo "$work/fifo"
 
 echo "| input | bytes | exit | wall | peak RSS |"
 echo "|---|---:|---:|---:|---:|"
-for input in manifests/example.yaml fuzz/corpus/hostile-* "$work"/*.yaml /dev/zero "$work/fifo"; do
+for input in manifests/example.yaml fuzz/corpus/manifest/hostile-* "$work"/*.yaml /dev/zero "$work/fifo"; do
     /usr/bin/time -v "$milepost" validate --manifest "$input" >/dev/null 2>"$work/time.txt" && status=0 || status=$?
     wall=$(grep -a 'Elapsed (wall clock)' "$work/time.txt" | awk '{print $NF}')
     rss=$(grep -a 'Maximum resident set size' "$work/time.txt" | awk '{print $NF}')

@@ -1,5 +1,5 @@
 public import MilepostCLI
-import Milepost
+public import Milepost
 import MilepostMariaDB
 import MilepostPostgres
 import MilepostSQLite
@@ -9,11 +9,16 @@ import MilepostSQLite
 /// for which `postgres://` and `postgresql://` URLs open a `PostgresStore`, `mysql://` and
 /// `mariadb://` a `MariaDBStore`, `sqlite:PATH` a `SQLiteStore` and a path a directory (any other URL scheme is refused: `storeSchemes`).
 public enum StockCommandLine {
+    /// The stock steps: the standard ones, `sql`, `sqlite` and `mysql`.
+    public static var registry: StepRegistry {
+        .standard.installing(PostgresSteps.self, SQLiteSteps.self, MariaDBSteps.self)
+    }
+
     /// Runs the process's command line and exits, once the threads it needs were granted
     /// (`MilepostCLI.start`); `telemetry` exports `run`'s traces and metrics.
     public static func start(telemetry: TelemetryExporter?) -> Never {
         MilepostCLI.start(
-            registry: .standard.installing(PostgresSteps.self, SQLiteSteps.self, MariaDBSteps.self),
+            registry: registry,
             store: { spec -> any MilepostStore in
                 if PostgresStore.accepts(spec) { return PostgresStore(url: spec) }
                 if MariaDBStore.accepts(spec) { return MariaDBStore(url: spec) }

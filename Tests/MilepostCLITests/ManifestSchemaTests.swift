@@ -51,7 +51,7 @@ import Testing
         let validator = try SchemaValidator()
         let work = try WorkDirectory()
         let schema = try writeSchema(in: work)
-        let manifests = ["manifests/example.yaml", "manifests/reference.yaml", "fuzz/corpus/valid-minimal.yaml"]
+        let manifests = ["manifests/example.yaml", "manifests/reference.yaml", "fuzz/corpus/manifest/valid-minimal.yaml"]
         for manifest in manifests {
             let path = Self.repository.appendingPathComponent(manifest).path
             let validate = try MilepostBinary(directory: work.path).run("validate", "--manifest", path)

@@ -3,11 +3,11 @@ import Testing
 
 /// Hostile manifests through `milepost validate`: each is refused with exit 65 and a message
 /// located at the offending file, line and column, never a crash or a hang. The compact cases
-/// are the fuzzer's seeds (`fuzz/corpus/hostile-*`); the big ones are made here.
+/// are the fuzzer's seeds (`fuzz/corpus/manifest/hostile-*`); the big ones are made here.
 @Suite struct ReliabilityHostileManifestTests {
     static let corpus = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("fuzz/corpus").path
+        .appendingPathComponent("fuzz/corpus/manifest").path
 
     /// Every hostile seed and the first error `validate` must report for it, as `LINE:COL: error: MESSAGE`.
     static let seeds: [String: String] = [

@@ -3,9 +3,9 @@ import MilepostYAML
 /// The dotenv syntax of `--env-file`: one `NAME=value` a line, `export ` allowed before it, `#`
 /// comments and blank lines ignored. A value is taken as written (trimmed, up to a ` #` comment),
 /// or quoted: `'…'` literally, `"…"` with `\n`, `\t`, `\"`, `\\` and `\$` escapes. No interpolation.
-enum EnvFile {
+package enum EnvFile {
     /// The values of `source`, and a located error for each line that is not an entry.
-    static func parse(_ source: ManifestSource) -> (values: [String: String], problems: [Diagnostic]) {
+    package static func parse(_ source: ManifestSource) -> (values: [String: String], problems: [Diagnostic]) {
         var values: [String: String] = [:]
         var problems: [Diagnostic] = []
         let text = String(decoding: source.bytes, as: UTF8.self)

@@ -72,7 +72,7 @@ public final class ManifestStep: Sendable {
     /// The step's parameters, decoded from its `with:` as when the manifest was loaded: the same
     /// node, variables and decoder, so the same value for any parameters type whose `init(from:)`
     /// gives the same value every time (which `StepRegistry.register` asks of it).
-    func parameters() throws(YAMLError) -> any Sendable {
+    package func parameters() throws(YAMLError) -> any Sendable {
         try definition.decodeParameters(with, parameterDecoder)
     }
 

@@ -1,5 +1,5 @@
 /// A line an `exec` step writes to the descriptor named by `MILEPOST_CONTROL_FD`.
-enum ExecControlLine: Equatable {
+package enum ExecControlLine: Equatable {
     /// `cursor TEXT`: commit TEXT (everything after the first space) as the step's cursor.
     case cursor(String)
     /// `progress DONE/TOTAL [MESSAGE]`: report progress (whole numbers, DONE ≥ 0, TOTAL > 0).
@@ -7,7 +7,7 @@ enum ExecControlLine: Equatable {
     /// A line this version does not understand; ignored with a warning.
     case unknown(String)
 
-    init(_ line: String) {
+    package init(_ line: String) {
         if line.hasPrefix("cursor ") {
             self = .cursor(String(line.dropFirst("cursor ".count)))
         } else if line.hasPrefix("progress "), let progress = Self.progress(line.dropFirst("progress ".count)) {

@@ -5,9 +5,9 @@ import ArgumentParser
 /// is a URL, opened only when the binary's opener declares that scheme; anything else is a directory
 /// path. So `postgress://db/app` or `mongodb://…` is refused, never a directory named `postgress:`; a
 /// directory whose name looks like a scheme (`x:`) is named as a path: `./x:`.
-enum StoreSpec {
+package enum StoreSpec {
     /// The scheme `spec` starts with (`postgres` for `postgres://…`, `x` for `x:`), or nil for a path.
-    static func scheme(of spec: String) -> String? {
+    package static func scheme(of spec: String) -> String? {
         guard let colon = spec.firstIndex(of: ":") else { return nil }
         let scheme = spec[..<colon]
         guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,

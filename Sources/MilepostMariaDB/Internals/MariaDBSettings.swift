@@ -5,24 +5,24 @@ import MilepostSystem
 /// What `--store mysql://user:password@host:port/database?…` says: where to connect, Milepost's own
 /// parameter `milepost_lease`, and the URL shown in messages (no password). `socket=PATH` connects
 /// through a Unix socket instead of TCP.
-struct MariaDBSettings: Sendable {
+package struct MariaDBSettings: Sendable {
     var host: String?
     var port: UInt32
     var user: String?
-    var password: String?
+    package var password: String?
     /// The database holding Milepost's tables (created on the first lock when missing).
     var database: String
     var socket: String?
     /// `milepost_lease`: how long a lease lasts unless renewed (default 30 s).
     let lease: Duration
     /// The URL without its password, for messages.
-    let location: String
+    package let location: String
     /// Why these settings cannot be used; refused when the store is first used.
-    let refusal: String?
+    package let refusal: String?
 
     static let defaultPort: UInt32 = 3306
 
-    init(url: String) {
+    package init(url: String) {
         location = URLPassword.removed(from: url)
         let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
         let (base, query) = afterScheme.firstIndex(of: "?").map { (afterScheme[..<$0], afterScheme[afterScheme.index(after: $0)...]) }

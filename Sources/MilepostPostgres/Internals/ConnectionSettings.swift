@@ -5,19 +5,19 @@ import MilepostSystem
 /// What `--store postgres://…` says: the URL handed to libpq, Milepost's own parameters (taken
 /// out of the URL: `milepost_schema`, `milepost_lock`, `milepost_lease`) and the URL shown in
 /// messages (no password).
-struct ConnectionSettings: Sendable {
+package struct ConnectionSettings: Sendable {
     /// The URL libpq parses (with Milepost's parameters removed).
-    let url: String
+    package let url: String
     let schema: String
     /// The URL without its password, for messages.
-    let location: String
+    package let location: String
     /// `milepost_lock`: the lock asked for; nil to choose from the connection (`LockKind.choose`).
     let lock: LockKind?
     /// `milepost_lease`: how long a lease lasts unless renewed (default 30 s).
     let lease: Duration
     /// Why these settings cannot be used (a Milepost parameter with a value it does not take, a
     /// schema name PostgreSQL would truncate); refused when the store is first used.
-    let refusal: String?
+    package let refusal: String?
 
     static let schemaParameter = "milepost_schema"
     static let lockParameter = "milepost_lock"
@@ -27,7 +27,7 @@ struct ConnectionSettings: Sendable {
     static let maximumSchemaBytes = 63
 
     /// - parameter schema: overrides the URL's `milepost_schema`; default `milepost`.
-    init(url: String, schema: String? = nil) {
+    package init(url: String, schema: String? = nil) {
         let (base, query) = Self.split(url)
         var kept: [String] = []
         var ours: [String: String] = [:]

@@ -1,4 +1,4 @@
-import SystemPackage
+package import SystemPackage
 
 /// What a child tells its parent besides its output: lines written to a descriptor of its own
 /// (the `exec` step's `MILEPOST_CONTROL_FD`), and, when it ends, the tail of its stderr.
@@ -27,7 +27,7 @@ package struct ChildControl: Sendable {
 
     /// Splits what is read from `descriptor` into lines for `onLine` until its end, then calls
     /// `onEnd` and closes it. A last line without its newline is handed on too.
-    func readLines(from descriptor: FileDescriptor) {
+    package func readLines(from descriptor: FileDescriptor) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var line: [UInt8] = []
         while true {
