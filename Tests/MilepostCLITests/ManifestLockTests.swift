@@ -39,6 +39,18 @@ import Testing
         #expect(github.stdout.hasPrefix("::error file=milepost.yaml,line=5,col=14::2.1/b changed since milepost.lock was written"))
     }
 
+    /// A lock file checked out with CRLF line ends (git's `autocrlf`) locks the same steps: read by
+    /// `Character`, it was one comment line, and an edited step passed (issue 47).
+    @Test func aLockFileWithCRLFLineEndsStillCatchesAnEditedStep() throws {
+        let work = try Self.locked()
+        try work.write(try work.read("milepost.lock").replacingOccurrences(of: "\n", with: "\r\n"), to: "milepost.lock")
+        #expect(try work.milepost.run("validate", "--locked", "--strict").status == 0)
+        try work.write(LateStepTests.manifest(Self.released).replacingOccurrences(of: "echo b", with: "echo B"), to: "milepost.yaml")
+        let result = try work.milepost.run("validate", "--locked")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("2.1/b changed since milepost.lock was written"))
+    }
+
     @Test func aRemovedStepFailsAtItsLockLine() throws {
         let work = try Self.locked()
         try work.write(LateStepTests.manifest([("2.1", "a", ""), ("2.2", "c", "")]), to: "milepost.yaml")

@@ -26,6 +26,18 @@ import Testing
         #expect(Int(out.split(separator: " ")[2].dropLast()) != nil, "\(out)")
     }
 
+    /// An env file saved with CRLF line ends (an editor on Windows) sets each variable: read by
+    /// `Character`, the first one took the rest of the file as its value (issue 47).
+    @Test func anEnvFileWithCRLFLineEndsSetsEachVariable() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest, to: "milepost.yaml")
+        try work.write("DB_URL=postgres://db/app\r\nMODE=fast\r\n", to: "deploy.env")
+        let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "deploy.env")
+        #expect(run.status == 0, "\(run.stderr)")
+        let out = try String(contentsOfFile: work.path + "/out.txt", encoding: .utf8)
+        #expect(out.hasPrefix("postgres://db/app fast "), "\(out)")
+    }
+
     @Test func defaultsApplyWhenUnset() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")

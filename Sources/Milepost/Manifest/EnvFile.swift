@@ -1,3 +1,4 @@
+import MilepostSystem
 import MilepostYAML
 
 /// The dotenv syntax of `--env-file`: one `NAME=value` a line, `export ` allowed before it, `#`
@@ -9,9 +10,8 @@ package enum EnvFile {
         var values: [String: String] = [:]
         var problems: [Diagnostic] = []
         let text = String(decoding: source.bytes, as: UTF8.self)
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = Substring(raw.hasSuffix("\r") ? raw.dropLast() : raw)
-            line = line.drop { $0 == " " || $0 == "\t" }
+        for (offset, raw) in text.textLines.enumerated() {
+            var line = raw.drop { $0 == " " || $0 == "\t" }
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("export ") { line = line.dropFirst("export ".count).drop { $0 == " " } }
             do {

@@ -1,3 +1,4 @@
+import MilepostSystem
 import MilepostYAML
 
 /// `milepost.lock`: each step's id and fingerprint (its manifest entry and its registered revision),
@@ -35,7 +36,7 @@ public struct ManifestLock: Sendable, Equatable {
         var entries: [Entry] = []
         var errors: [Diagnostic] = []
         var seen: [String: Int] = [:]
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in text.textLines.enumerated() {
             let number = index + 1
             let trimmed = line.trimmingPrefix(while: \.isWhitespace)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
