@@ -24,22 +24,15 @@ package struct MariaDBSettings: Sendable {
 
     package init(url: String) {
         location = URLPassword.removed(from: url)
-        let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
-        let (base, query) = afterScheme.firstIndex(of: "?").map { (afterScheme[..<$0], afterScheme[afterScheme.index(after: $0)...]) }
-            ?? (afterScheme, "")
+        // Split as every store URL is (`StoreURL`, libpq's reading): what `location` leaves out is
+        // exactly the password read here. `mysql:db`, without `//`, is refused below.
+        let parts = StoreURL(url)
+        let base = parts?.location ?? url[...]
         let slash = base.firstIndex(of: "/") ?? base.endIndex
         var authority = base[..<slash]
         database = Self.decoded(base[slash...].dropFirst())
-        if let at = authority.lastIndex(of: "@") {
-            let userInfo = authority[..<at]
-            if let colon = userInfo.firstIndex(of: ":") {
-                user = Self.decoded(userInfo[..<colon])
-                password = Self.decoded(userInfo[userInfo.index(after: colon)...])
-            } else {
-                user = Self.decoded(userInfo)
-            }
-            authority = authority[authority.index(after: at)...]
-        }
+        user = parts?.user.map(Self.decoded)
+        password = parts?.password.map(Self.decoded)
         var invalid: String?
         if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
             let portText = authority[authority.index(after: colon)...]
@@ -54,7 +47,7 @@ package struct MariaDBSettings: Sendable {
         let hostText = authority.hasPrefix("[") && authority.hasSuffix("]") ? authority.dropFirst().dropLast() : authority
         host = hostText.isEmpty ? nil : Self.decoded(hostText)
         var leaseText: String?
-        for item in query.split(separator: "&") {
+        for item in parts?.query ?? [] {
             let name = item.prefix { $0 != "=" }
             let value = Self.decoded(item.dropFirst(name.count + 1))
             switch name {
@@ -76,7 +69,7 @@ package struct MariaDBSettings: Sendable {
             invalid = invalid ?? "the database name \(database) is not one Milepost creates (at most 64 bytes, no ` or /)"
         }
         // `mysql:db` (the form of `sqlite:PATH`) read as an authority would blame a port "db".
-        if url.firstRange(of: "://") == nil {
+        if parts == nil {
             invalid = "the URL has no //; write mysql://user:password@host:port/DATABASE"
         }
         refusal = invalid

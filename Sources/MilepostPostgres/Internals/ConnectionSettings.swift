@@ -81,11 +81,11 @@ package struct ConnectionSettings: Sendable {
         return parameters
     }
 
-    /// `scheme://authority/path` and the `&`-separated items of the query.
+    /// The URL up to its query and the query's `&`-separated items, where libpq finds them
+    /// (`StoreURL`: a `?` in the password does not start the query).
     private static func split(_ url: String) -> (String, [String]) {
-        guard let mark = url.firstIndex(of: "?") else { return (url, []) }
-        let query = url[url.index(after: mark)...].split(separator: "&").map(String.init)
-        return (String(url[..<mark]), query)
+        guard let parts = StoreURL(url), let query = parts.query else { return (url, []) }
+        return (String(parts.base), query.map(String.init))
     }
 
     private static func join(_ base: String, _ query: [String]) -> String {
