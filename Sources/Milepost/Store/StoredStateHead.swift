@@ -3,14 +3,17 @@
 /// last planned with.
 ///
 /// The pre-start path reads these from `state.json` with `init?(json:)`, a scan without
-/// Foundation that allocates only the two strings it keeps: a no-op run must cost next to nothing,
+/// Foundation that allocates only the strings it keeps: a no-op run must cost next to nothing,
 /// and decoding every completed step with `JSONDecoder` was most of its work (docs/performance.md).
-/// The scan checks the JSON's structure and the types of the fields `StoredState` requires
-/// (`failed` and `in_progress` null or an object, `updated_at` a `Timestamp`), but not the contents of `completed` or `failed`,
-/// the UTF-8 of strings it skips, or the form of numbers it skips: a full run, which decodes the
-/// whole state, still reports those. Whatever the scan does not take (escapes in the fields it keeps, a duplicate key,
-/// an unknown format, an invalid version, a number where it wants an integer) gives nil, and the
-/// caller decodes fully.
+/// A head it gives is one the full decoder reads the same, so the fast path never answers for a
+/// state a run would refuse: the scan checks the JSON's syntax (strings' escapes and UTF-8
+/// included) and every member the decoder decodes without the head needing it — each completed
+/// step, the failed step, the compatibility floor, a log line's journal records — for the type the
+/// decoder wants (`Member`). A step in progress or a revert is only checked for being an object:
+/// the fast path does not answer for such a state. Whatever the scan does not take (escapes in the
+/// fields it keeps or in a timestamp, a duplicate key, an unknown format, an invalid version, a
+/// number where it wants a plain integer, a set-aside mark) gives nil, and the caller decodes
+/// fully. The `state-json` and `state-log` fuzz targets hold the scan to the decoder.
 ///
 /// `package`, as the entry points that use it (`Runner.upToDate`,
 /// `StateHeadReading.readStateHeadSynchronously()`): the fast path is the CLI's; an application calls
@@ -92,10 +95,10 @@ private struct StateHeadScanner {
                 guard head == nil, let state = scanState() else { return nil }
                 head = state
             case "journal_offset":
-                guard !hasOffset, digits() > 0 else { return nil }
+                guard !hasOffset, checkInteger(in: 0...Int.max) else { return nil }
                 hasOffset = true
             case "records":
-                guard !hasRecords, peek == UInt8(ascii: "["), skipValue(depth: 0) else { return nil }
+                guard !hasRecords, checkArray(of: Member.journalRecord) else { return nil }
                 hasRecords = true
             default:
                 guard skipValue(depth: 0) else { return nil }
@@ -155,15 +158,21 @@ private struct StateHeadScanner {
                         plannedWith = value
                     }
                 case "failed":
-                    if !literal("null") { guard peek == UInt8(ascii: "{"), skipValue(depth: 0) else { return nil } }
+                    if !literal("null") { guard checkObject(Member.failedStep) else { return nil } }
                 case "completed":
-                    guard peek == UInt8(ascii: "["), skipValue(depth: 0) else { return nil }
+                    guard checkArray(of: Member.completedStep) else { return nil }
                     hasCompleted = true
+                case "floor":
+                    if !literal("null") { guard checkObject(Member.compatibilityFloor) else { return nil } }
+                case "set_aside":
+                    // Marks set aside hold whole steps in progress: rare, and left to the decoder.
+                    if !literal("null") {
+                        guard take(UInt8(ascii: "[")) else { return nil }
+                        skipSpace()
+                        guard take(UInt8(ascii: "]")) else { return nil }
+                    }
                 case "updated_at":
-                    let start = index + 1
-                    guard peek == UInt8(ascii: "\""), skipValue(depth: 0),
-                          Timestamp(utf8: UnsafeBufferPointer(rebasing: bytes[start..<index - 1])) != nil
-                    else { return nil }
+                    guard timestamp() else { return nil }
                     hasUpdatedAt = true
                 default:
                     guard skipValue(depth: 0) else { return nil }
@@ -216,6 +225,97 @@ private struct StateHeadScanner {
         } while take(UInt8(ascii: ","))
         guard take(UInt8(ascii: "}")), let digest, let files else { return nil }
         return ManifestDigest(digest: digest, files: files)
+    }
+
+    // MARK: - Members the decoder decodes and the head does not keep
+
+    /// `[` then objects of `members`, `,`-separated, then `]`.
+    mutating func checkArray(of members: [Member]) -> Bool {
+        guard take(UInt8(ascii: "[")) else { return false }
+        skipSpace()
+        if take(UInt8(ascii: "]")) { return true }
+        repeat {
+            skipSpace()
+            guard checkObject(members) else { return false }
+            skipSpace()
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]"))
+    }
+
+    /// An object as the decoder of `members`' type reads it: each of `members` at most once (the
+    /// decoder would take the first of two) and of its kind, every required one present; any
+    /// other member skipped, as the decoder skips it.
+    mutating func checkObject(_ members: [Member]) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        var seen: UInt32 = 0
+        skipSpace()
+        if !take(UInt8(ascii: "}")) {
+            repeat {
+                skipSpace()
+                guard let key = plainKey() else { return false }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return false }
+                skipSpace()
+                if let found = members.firstIndex(where: { key.elementsEqual($0.nameBytes) }) {
+                    guard seen & 1 << found == 0, check(members[found]) else { return false }
+                    seen |= 1 << found
+                } else {
+                    guard skipValue(depth: 1) else { return false }
+                }
+                skipSpace()
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "}")) else { return false }
+        }
+        return members.indices.allSatisfy { !members[$0].required || seen & 1 << $0 != 0 }
+    }
+
+    /// One member's value: of its kind, or null when it is optional.
+    mutating func check(_ member: Member) -> Bool {
+        if !member.required, literal("null") { return true }
+        switch member.kind {
+        case .text: return skipString()
+        case .timestamp: return timestamp()
+        case .version: return plainString().flatMap(Version.init) != nil
+        case .integer(let range): return checkInteger(in: range)
+        case .rawValue(let accepts): return plainString().map(accepts) == true
+        }
+    }
+
+    /// A `Timestamp` written without escapes.
+    mutating func timestamp() -> Bool {
+        let start = index + 1
+        return peek == UInt8(ascii: "\"") && skipString()
+            && Timestamp(utf8: UnsafeBufferPointer(rebasing: bytes[start..<index - 1])) != nil
+    }
+
+    /// The bytes of a key written without escapes (any other key is not one the scan takes).
+    mutating func plainKey() -> UnsafeBufferPointer<UInt8>.SubSequence? {
+        let start = index + 1
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        while let byte = peek, byte != UInt8(ascii: "\"") {
+            guard byte != UInt8(ascii: "\\"), byte >= 0x20, byte < 0x80 else { return nil }
+            index += 1
+        }
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        return bytes[start..<index - 1]
+    }
+
+    /// A JSON integer in `range`: an optional minus and digits, no leading zero, no fraction or exponent.
+    mutating func checkInteger(in range: ClosedRange<Int>) -> Bool {
+        let negative = take(UInt8(ascii: "-"))
+        let start = index
+        var value = 0
+        while let byte = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+            let digit = Int(byte - UInt8(ascii: "0"))
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, sumOverflow) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflow, !sumOverflow else { return false }
+            value = sum
+            index += 1
+        }
+        guard index > start, !(bytes[start] == UInt8(ascii: "0") && index - start > 1) else { return false }
+        if let byte = peek, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
+        return range.contains(value)
     }
 
     // MARK: - Tokens
@@ -300,6 +400,8 @@ private struct StateHeadScanner {
         return take(close)
     }
 
+    /// A string as the decoder takes it: escapes that name characters (a `\u` surrogate only as
+    /// half of a pair), no control character, well-formed UTF-8.
     mutating func skipString() -> Bool {
         guard take(UInt8(ascii: "\"")) else { return false }
         while let byte = peek {
@@ -310,19 +412,55 @@ private struct StateHeadScanner {
                 guard let escaped = peek else { return false }
                 index += 1
                 if escaped == UInt8(ascii: "u") {
-                    guard bytes.count - index >= 4 else { return false }
-                    for _ in 0..<4 {
-                        guard let digit = peek, digit.isHexDigit else { return false }
-                        index += 1
+                    guard let unit = hexUnit() else { return false }
+                    if (0xDC00...0xDFFF).contains(unit) { return false }
+                    if (0xD800...0xDBFF).contains(unit) {
+                        guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hexUnit(), (0xDC00...0xDFFF).contains(low)
+                        else { return false }
                     }
                 } else {
                     guard "\"\\/bfnrt".utf8.contains(escaped) else { return false }
                 }
             case ..<0x20: return false
-            default: continue
+            case ..<0x80: continue
+            default:
+                guard let length = utf8Length(leading: byte) else { return false }
+                index += length - 1
             }
         }
         return false
+    }
+
+    /// The four hex digits of a `\u` escape, as a UTF-16 code unit.
+    mutating func hexUnit() -> UInt16? {
+        guard bytes.count - index >= 4 else { return nil }
+        var unit: UInt16 = 0
+        for _ in 0..<4 {
+            guard let digit = peek, let value = digit.hexValue else { return nil }
+            unit = unit << 4 | UInt16(value)
+            index += 1
+        }
+        return unit
+    }
+
+    /// The length of the well-formed UTF-8 sequence that `leading`, just taken, starts (its other
+    /// bytes from `index` on); nil when it is not one (Unicode 15, table 3-7).
+    func utf8Length(leading: UInt8) -> Int? {
+        let length: Int
+        let second: ClosedRange<UInt8>
+        switch leading {
+        case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+        case 0xE0: (length, second) = (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+        case 0xED: (length, second) = (3, 0x80...0x9F)
+        case 0xF0: (length, second) = (4, 0x90...0xBF)
+        case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+        case 0xF4: (length, second) = (4, 0x80...0x8F)
+        default: return nil
+        }
+        guard bytes.count - index >= length - 1, second.contains(bytes[index]) else { return nil }
+        for offset in 1..<(length - 1) where !(0x80...0xBF).contains(bytes[index + offset]) { return nil }
+        return length
     }
 
     mutating func skipNumber() -> Bool {
@@ -343,9 +481,68 @@ private struct StateHeadScanner {
     }
 }
 
+/// A member of an object the scan checks for the decoder without keeping it, as the member's
+/// type decodes it. The tables repeat what `CompletedStep`, `FailedStep`, `CompatibilityFloor` and
+/// `JournalRecord` decode; the `state-json` and `state-log` fuzz targets fail when they differ.
+private struct Member: Sendable {
+    enum Kind: Sendable {
+        /// Any string.
+        case text
+        /// A `Timestamp`, written without escapes.
+        case timestamp
+        /// A `Version`, written without escapes.
+        case version
+        /// An integer, in the range of its Swift type.
+        case integer(ClosedRange<Int>)
+        /// A string, written without escapes, that `accepts` takes (an enum's raw value).
+        case rawValue(@Sendable (String) -> Bool)
+    }
+
+    let nameBytes: [UInt8]
+    let kind: Kind
+    /// Present and not null; else it may be absent or null.
+    let required: Bool
+
+    init(_ name: String, _ kind: Kind, required: Bool = false) {
+        self.nameBytes = Array(name.utf8)
+        self.kind = kind
+        self.required = required
+    }
+
+    static let completedStep = [
+        Member("id", .text, required: true), Member("at", .timestamp, required: true), Member("run", .text, required: true),
+        Member("fingerprint", .text, required: true), Member("via", .text),
+    ]
+
+    static let failedStep = [
+        Member("id", .text, required: true), Member("run", .text, required: true), Member("at", .timestamp, required: true),
+        Member("error", .text, required: true), Member("cursor", .text), Member("stderr", .text),
+        Member("direction", .rawValue { StepDirection(rawValue: $0) != nil }), Member("phase", .rawValue { StepPhase(rawValue: $0) != nil }),
+    ]
+
+    static let compatibilityFloor = [Member("version", .version, required: true), Member("step", .text)]
+
+    static let journalRecord = [
+        Member("time", .timestamp, required: true), Member("run", .text, required: true),
+        Member("event", .rawValue { JournalRecord.Event(rawValue: $0) != nil }, required: true),
+        Member("app", .text), Member("from", .text), Member("to", .text), Member("step", .text),
+        Member("attempt", .integer(Int.min...Int.max)), Member("duration_ms", .integer(Int.min...Int.max)),
+        Member("error", .text), Member("outcome", .rawValue { JournalRecord.Outcome(rawValue: $0) != nil }),
+        Member("host", .text), Member("pid", .integer(Int(Int32.min)...Int(Int32.max))), Member("previous_run", .text),
+        Member("cursor", .text), Member("stderr", .text), Member("completed", .integer(Int.min...Int.max)),
+        Member("total", .integer(Int.min...Int.max)), Member("message", .text),
+        Member("phase", .rawValue { StepPhase(rawValue: $0) != nil }),
+    ]
+}
+
 extension UInt8 {
-    fileprivate var isHexDigit: Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    /// The value of a hex digit; nil for any other byte.
+    fileprivate var hexValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
