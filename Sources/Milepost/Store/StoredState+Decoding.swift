@@ -32,7 +32,10 @@ extension StoredState {
         return state
     }
 
-    private static func checkFormat(_ format: Int, location: String) throws(StoreError) {
+    /// Refuses a state of a format this version does not know, wherever it was read (`state.json`,
+    /// a commit of `state.log`, a store's row).
+    /// - throws: `StoreError.unreadableState` naming `location`, with `.unknownFormat`.
+    static func checkFormat(_ format: Int, location: String) throws(StoreError) {
         guard (1...currentFormat).contains(format) else {
             throw .unreadableState(location: location, reason: .unknownFormat(format))
         }

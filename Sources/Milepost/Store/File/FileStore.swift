@@ -46,7 +46,7 @@ public struct FileStore: MilepostStore {
     public func readState() async throws -> StoredState? {
         guard let opened = try openedDirectory() else { return nil }
         let log = StateLog(directory: opened)
-        if case .line(let line) = try end(of: log), let last = StateLog.decode(line) { return last.state }
+        if case .line(let line) = try end(of: log), let last = try log.decode(line) { return last.state }
         if let last = try log.entries().last { return last.state }
         return try StateFile(directory: opened).read()
     }

@@ -93,7 +93,7 @@ struct StateLog {
     /// Lines after the last commit that do not decode are ignored too: a power cut can leave the
     /// bytes after the last fdatasync half-written.
     /// - throws: `StoreError.unreadableState` naming the log when a line that is not a commit is
-    ///   followed by one.
+    ///   followed by one, or a commit holds a state of a format this version does not know.
     func entries() throws -> [Entry] {
         let bytes: [UInt8]
         do throws(FileCallError) {
@@ -111,6 +111,7 @@ struct StateLog {
         for (index, line) in lines.enumerated() {
             do {
                 let entry = try decoder.decode(Entry.self, from: Data(line))
+                try StoredState.checkFormat(entry.state.format, location: path)
                 // A commit after a line that is not one: the log is damaged, not torn by a crash.
                 if let bad = firstBad {
                     throw StoreError.unreadableState(
@@ -155,7 +156,11 @@ struct StateLog {
     }
 
     /// `line` as a commit; nil when it is not one.
-    static func decode(_ line: ArraySlice<UInt8>) -> Entry? {
-        try? JSONDecoder().decode(Entry.self, from: Data(line))
+    /// - throws: `StoreError.unreadableState` (`.unknownFormat`) for a commit of a state of a format
+    ///   this version does not know (a newer Milepost's): it is read no more than its `state.json` would be.
+    func decode(_ line: ArraySlice<UInt8>) throws(StoreError) -> Entry? {
+        guard let entry = try? JSONDecoder().decode(Entry.self, from: Data(line)) else { return nil }
+        try StoredState.checkFormat(entry.state.format, location: path)
+        return entry
     }
 }
