@@ -38,31 +38,34 @@ package enum EnvFile {
         return (name, try value(rest))
     }
 
+    /// Read by Unicode scalar: a quote is a quote whatever mark joins it into one `Character` (an
+    /// accent after it, U+06DD before it).
     private static func value(_ text: Substring) throws(VariableSubstitution.Problem) -> String {
-        guard let quote = text.first, quote == "'" || quote == "\"" else {
+        let scalars = text.unicodeScalars
+        guard let quote = scalars.first, quote == "'" || quote == "\"" else {
             let uncommented = text.firstRange(of: " #").map { text[..<$0.lowerBound] } ?? text
             return String(uncommented).trimmingSpaces
         }
-        var result = ""
-        var index = text.index(after: text.startIndex)
-        while index < text.endIndex {
-            let character = text[index]
-            if character == quote {
-                let after = text[text.index(after: index)...].drop { $0 == " " || $0 == "\t" }
+        var result = String.UnicodeScalarView()
+        var index = scalars.index(after: scalars.startIndex)
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            if scalar == quote {
+                let after = Substring(scalars[scalars.index(after: index)...]).drop { $0 == " " || $0 == "\t" }
                 guard after.isEmpty || after.hasPrefix("#") else { throw .init(message: "unexpected text after the closing quote") }
-                return result
+                return String(result)
             }
-            if quote == "\"", character == "\\", text.index(after: index) < text.endIndex {
-                index = text.index(after: index)
-                switch text[index] {
-                case "n": result += "\n"
-                case "t": result += "\t"
-                default: result.append(text[index])
+            if quote == "\"", scalar == "\\", scalars.index(after: index) < scalars.endIndex {
+                index = scalars.index(after: index)
+                switch scalars[index] {
+                case "n": result.append("\n")
+                case "t": result.append("\t")
+                default: result.append(scalars[index])
                 }
             } else {
-                result.append(character)
+                result.append(scalar)
             }
-            index = text.index(after: index)
+            index = scalars.index(after: index)
         }
         throw .init(message: "a quoted value must end on its line")
     }
