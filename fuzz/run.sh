@@ -43,9 +43,13 @@ fuzz() {
 }
 
 # The planted defects first: a build or a run that does not report each of them would miss a real one.
+# Each starts from the input 'bug': they prove AddressSanitizer, the timeout and LeakSanitizer, not
+# the search (from nothing, libFuzzer missed 'bug' within 60 s on the loaded machine). Coverage is
+# proved by its count: a build that has none (swiftc kept only -sanitize=address) fuzzes blind.
 for kind in crash hang leak; do
     artifacts=$scratch/planted-$kind
     mkdir -p "$artifacts/corpus"
+    printf bug >"$artifacts/corpus/bug"
     if fuzz "planted-$kind" 60 "$artifacts" "$artifacts/corpus"; then
         echo "fuzz: the planted $kind went unnoticed for 60 s: this build would miss a real one" >&2
         tail -n 20 "$artifacts/log" >&2
@@ -55,6 +59,11 @@ for kind in crash hang leak; do
     if ! compgen -G "$artifacts/$expected-*" >/dev/null; then
         echo "fuzz: planted-$kind failed without a $expected report" >&2
         tail -n 20 "$artifacts/log" >&2
+        exit 1
+    fi
+    counters=$(sed -nE 's/^INFO: Loaded [0-9]+ modules +\(([0-9]+) inline 8-bit counters\).*/\1/p' "$artifacts/log")
+    if [ "${counters:-0}" -lt 10000 ]; then
+        echo "fuzz: milepost-fuzz has ${counters:-no} coverage counters: built without -sanitize=fuzzer, it fuzzes blind" >&2
         exit 1
     fi
     echo "fuzz: the planted $kind is caught ($(grep -m1 -oE 'ERROR: [A-Za-z]+: [a-z-]+|ALARM: working on the last Unit for [0-9]+ seconds' "$artifacts/log"))" >&2

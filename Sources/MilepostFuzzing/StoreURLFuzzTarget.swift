@@ -9,7 +9,7 @@ extension FuzzTarget {
     static let storeURL = FuzzTarget(
         name: "store-url",
         summary: "--store text → StoreSpec, the PostgreSQL and MariaDB stores' settings, URLPassword; the URL shown and "
-            + "every refusal are the same whatever the password (libpq's reading of user:password@ and ?password=)"
+            + "every refusal are the same whatever the password's letters (libpq's reading of user:password@ and ?password=)"
     ) { bytes in
         let spec = String(decoding: bytes, as: UTF8.self)
         if let scheme = StoreSpec.scheme(of: spec) {
@@ -33,7 +33,8 @@ extension FuzzTarget {
     }
 
     /// `url` with each password libpq reads in it (`user:PASSWORD@`, `?password=PASSWORD`, the
-    /// parameter's name percent-decoded) replaced by another; `url` itself when it has none.
+    /// parameter's name percent-decoded) replaced by another (`otherPassword`); `url` itself when
+    /// it has none, or none but punctuation.
     /// libpq's rule (`conninfo_uri_parse_options`): the user information runs from `://` to the
     /// first `@` before any `/`, the password from its first `:`; the query starts at the first
     /// `?` after it.
@@ -58,9 +59,21 @@ extension FuzzTarget {
                 itemStart = itemEnd + 1
             }
         }
-        for span in spans.reversed() where !span.isEmpty {
-            bytes.replaceSubrange(span, with: Array("ZZZZ".utf8))
+        for span in spans.reversed() {
+            bytes.replaceSubrange(span, with: otherPassword(bytes[span]))
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Another password for the place of `password` in its URL: each character replaced but the
+    /// ASCII punctuation, which is where a URL reader splits (a `/` or `@` in a `?password=` value
+    /// still ends the user information where it did: replaced, the URL would be another URL).
+    static func otherPassword(_ password: ArraySlice<UInt8>) -> [UInt8] {
+        String(decoding: password, as: UTF8.self).unicodeScalars.map { scalar in
+            if scalar.isASCII, let byte = UInt8(exactly: scalar.value), urlPunctuation.contains(byte) { return byte }
+            return scalar == "Z" ? UInt8(ascii: "Y") : UInt8(ascii: "Z")
+        }
+    }
+
+    private static let urlPunctuation = Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~".utf8)
 }
