@@ -169,6 +169,13 @@ if command -v strace >/dev/null; then
     per_step="$(awk -v a="$(fsyncs 200)" -v b="$(fsyncs 100)" 'BEGIN { printf "%.2f", (a - b) / 100 }')"
     row "fsyncs per step (strace, 200 − 100 steps; 2 checkpoints a step)" \
         "$per_step ($(awk -v s="$per_step" 'BEGIN { printf "%.2f", s / 2 }') per checkpoint)" "—" "—" "≤ 2 per step"
+    # Twenty `exec` steps through the command line, whose process groups are recorded too (issue 44).
+    awk 'BEGIN { print "migrations:"; for (i = 1; i <= 20; i++) printf "  \"1.%d\":\n    - {name: exec, id: s%d, with: {command: [\"true\"]}}\n", i, i }' \
+        > "$work/exec20.yaml"
+    rm -rf "$work/exec-store"
+    strace -f -c -e trace=fsync,fdatasync -o "$work/exec.txt" "$static" run --manifest "$work/exec20.yaml" --to 1.20 --store "$work/exec-store" >/dev/null
+    row "fsync + fdatasync of 20 \`exec\` steps through \`milepost run\`, fresh store (strace)" \
+        "$(awk '$NF == "fsync" || $NF == "fdatasync" { n += $4 } END { print n + 0 }' "$work/exec.txt")" "—" "—" "≤ 44 (2 per step + 4)"
 else
     say "strace is missing (Debian: apt-get install strace): no fsync count row"
 fi
@@ -183,6 +190,66 @@ for round in $(seq "$rounds"); do
 done
 row "\`status\` with a 1,000,000-record journal" "$(fmt "$(printf '%s\n' "${status_runs[@]}" | median)") ms" "—" "—" "≤ 50 ms"
 
+# --- 6. Costs that grow with the work (issue 44) --------------------------------------------------
+# Each command on 1×, 2×, 4× and 8× an input, by callgrind instructions on the release binary: the
+# manifest of benchmarks/warned-manifest.sh (500 steps at 1×, a warning every ten) with a store of
+# benchmarks/scaled-store.sh (half the steps completed, drift, orphans; 1,000 journal records at
+# 1×), and a journal alone (benchmarks/long-journal.sh, 2,500 records at 1×). A doubling of the
+# input that costs more than 2.3× fails the run: something costs more than the input grows.
+scaling_failed=""
+if command -v valgrind >/dev/null; then
+    say "scaling: commands on 1×, 2×, 4×, 8× a manifest and a journal (callgrind)"
+    for factor in 1 2 4 8; do
+        "$here/scaled-store.sh" "$work/scaled-$factor" $((500 * factor)) $((1000 * factor)) "$static"
+        "$here/long-journal.sh" "$work/journal-$factor" $((2500 * factor)) "$static"
+    done
+    # The command's instructions; its output and its exit status do not count.
+    counted() { { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null || true; } | awk '/Collected/ { print $4 }'; }
+    # scaling LABEL ARGUMENTS…: ARGUMENTS with @ for the input of each size.
+    scaling() {
+        local label=$1 counts=() worst=0 factor count
+        shift
+        for factor in 1 2 4 8; do
+            count="$(counted "$work/milepost-nodebug" "${@//@/$factor}")"
+            [ "${count:-0}" -gt 0 ] || { say "scaling: $label counted nothing"; exit 1; }
+            [ ${#counts[@]} -eq 0 ] || worst="$(awk -v w="$worst" -v a="$count" -v b="${counts[-1]}" 'BEGIN { r = a / b; printf "%.2f", (r > w ? r : w) }')"
+            counts+=("$count")
+        done
+        row "scaling: \`$label\` at 1×, 2×, 4×, 8×, instructions (callgrind)" \
+            "$(printf '%s\n' "${counts[@]}" | awk '{ printf "%s%.1f M", (NR > 1 ? " / " : ""), $1 / 1e6 }')" "—" \
+            "worst doubling ${worst}×" "≤ 2.3× a doubling"
+        awk -v w="$worst" 'BEGIN { exit !(w > 2.3) }' && scaling_failed="$scaling_failed $label"
+        return 0
+    }
+    scaled="$work/scaled-@"
+    scaling "validate" validate --manifest "$scaled/milepost.yaml"
+    scaling "validate --format github" validate --manifest "$scaled/milepost.yaml" --format github
+    scaling "plan --format markdown" plan --manifest "$scaled/milepost.yaml" --store "$scaled/store" --to 1000 --format markdown
+    scaling "status" status --manifest "$scaled/milepost.yaml" --store "$scaled/store" --to 1000
+    scaling "lock" lock --manifest "$scaled/milepost.yaml" --lock-file "$work/scaled.lock"
+    scaling "status (journal)" status --store "$work/journal-@"
+    scaling "history (journal)" history --store "$work/journal-@"
+
+    # validate of a 4 MiB manifest with warnings against libyaml's event loop over the same file.
+    "$here/warned-manifest.sh" 51500 > "$work/warned-4MiB.yaml"
+    validate_ir="$(counted "$work/milepost-nodebug" validate --manifest "$work/warned-4MiB.yaml")"
+    floor_ir="$(counted "$work/yaml_floor" "$work/warned-4MiB.yaml" 1)"
+    row "\`validate\` 4 MiB, $(grep -c 'name: exec' "$work/warned-4MiB.yaml") steps with warnings, instructions (callgrind, the process)" \
+        "$(awk -v v="$validate_ir" 'BEGIN { printf "%.0f M", v / 1e6 }')" "$(awk -v v="$floor_ir" 'BEGIN { printf "%.0f M", v / 1e6 }') (libyaml events)" \
+        "$(ratio "$validate_ir" "$floor_ir")×" "≤ 2×"
+fi
+validate_runs=(); floor_runs=()
+[ -f "$work/warned-4MiB.yaml" ] || "$here/warned-manifest.sh" 51500 > "$work/warned-4MiB.yaml"
+for round in $(seq "$rounds"); do
+    hyperfine -N --warmup 1 --runs 5 --export-csv "$work/validate-$round.csv" \
+        -n validate "$static validate --manifest $work/warned-4MiB.yaml" >/dev/null 2>&1
+    validate_runs+=("$(awk -F, 'NR == 2 { print $4 * 1000 }' "$work/validate-$round.csv")")
+    floor_runs+=("$("$work/yaml_floor" "$work/warned-4MiB.yaml" 5 | get median_ms)")
+done
+validate_ms="$(printf '%s\n' "${validate_runs[@]}" | median)"; floor_ms="$(printf '%s\n' "${floor_runs[@]}" | median)"
+row "\`validate\` 4 MiB with warnings, wall clock" "$(fmt "$validate_ms") ms" "$(fmt "$floor_ms") ms (libyaml events)" \
+    "$(ratio "$validate_ms" "$floor_ms")×" "≤ 2×"
+
 # --- Table ---------------------------------------------------------------------------------------
 echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), load $(cut -d' ' -f1-3 /proc/loadavg); $(swift --version 2>/dev/null | head -1); $(date -u +%Y-%m-%d)"
 echo "Each figure: median of $rounds rounds' medians. Store and manifests in $work ($(df -T "$work" | awk 'NR == 2 { print $2 }'))."
@@ -190,3 +257,7 @@ echo
 echo "| Benchmark | Milepost | Floor | Ratio | Target |"
 echo "|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
+if [ -n "$scaling_failed" ]; then
+    say "a doubling of the input cost more than 2.3× for:$scaling_failed"
+    exit 1
+fi

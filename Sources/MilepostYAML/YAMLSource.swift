@@ -10,12 +10,6 @@ public enum YAMLSource {
         case refused(path: String, reason: String)
     }
 
-    /// The text of 1-based line `number` of `bytes` without its line break, counting lines as
-    /// locations do (`\n`, `\r`, `\r\n`, NEL, LS, PS each end one); nil past the end.
-    public static func line(_ number: Int, in bytes: [UInt8]) -> String? {
-        TextPosition.line(number, in: bytes)
-    }
-
     /// The bytes of the regular file at `path`. Opens without blocking (a FIFO cannot stall it),
     /// refuses anything that is not a regular file before reading, and refuses a file larger than
     /// `maxBytes`, whether `fstat` says so or the file grows while being read. `path` is a path's

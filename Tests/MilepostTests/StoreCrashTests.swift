@@ -40,6 +40,7 @@ import Testing
 /// The writer killed by `StoreCrashTests`; runs only in the child process.
 @Suite struct StoreCrashChild {
     static let storeVariable = "MILEPOST_TEST_CRASH_STORE"
+    static let durabilityVariable = "MILEPOST_TEST_CRASH_DURABILITY"
 
     /// Commits the state the killed writer replaces (version 1.0.0) to `store` and releases the lock.
     static func committedOldState(in store: FileStore) async throws -> StoredState {
@@ -51,13 +52,14 @@ import Testing
     }
 
     /// Runs `commitUntilKilled` in a copy of this test binary on the store in `directory`, with
-    /// `MILEPOST_FAILPOINT` set to `failPoint`, and waits for it to end.
-    static func commit(in directory: String, killedAt failPoint: String) throws -> Process {
+    /// `MILEPOST_FAILPOINT` set to `failPoint`, and waits for it to end. `processDurable`: the
+    /// commit is a `.process` one.
+    static func commit(in directory: String, killedAt failPoint: String, processDurable: Bool = false) throws -> Process {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         child.arguments = ["--testing-library", "swift-testing", "--filter", "StoreCrashChild/commitUntilKilled"]
         child.environment = ProcessInfo.processInfo.environment.merging(
-            ["MILEPOST_FAILPOINT": failPoint, storeVariable: directory]
+            ["MILEPOST_FAILPOINT": failPoint, storeVariable: directory, durabilityVariable: processDurable ? "process" : "disk"]
         ) { $1 }
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
@@ -70,7 +72,8 @@ import Testing
     func commitUntilKilled() async throws {
         let directory = try #require(ProcessInfo.processInfo.environment[Self.storeVariable])
         let locked = try await FileStore(path: directory).lock(timeout: .seconds(5), holder: StoreFixture.holder())
-        try await locked.commit(StoreFixture.state, journal: [StoreFixture.record(.stepSucceeded, step: "2.1.0/reindex")])
+        let durability: CommitDurability = ProcessInfo.processInfo.environment[Self.durabilityVariable] == "process" ? .process : .disk
+        try await locked.commit(StoreFixture.state, journal: [StoreFixture.record(.stepSucceeded, step: "2.1.0/reindex")], durability: durability)
         Issue.record("MILEPOST_FAILPOINT did not kill the process")
     }
 }
@@ -104,5 +107,22 @@ import Testing
         #expect(try await store.readJournal() == (committed ? [StoreFixture.record(.stepSucceeded, step: "2.1.0/reindex")] : []))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
             == (committed ? ["journal.jsonl", "lock", "state.json"] : ["lock", "state.json"]))
+    }
+
+    /// A `.process` commit is left to the page cache, not synced: a writer killed after it still
+    /// committed it (the kernel keeps what the process wrote), for readers and for the next holder.
+    @Test func aProcessCommitOutlivesTheWriter() async throws {
+        let directory = scratch.directory
+        let store = FileStore(path: directory)
+        _ = try await StoreCrashChild.committedOldState(in: store)
+
+        let child = try StoreCrashChild.commit(in: directory, killedAt: "state-after-log-sync", processDurable: true)
+        #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGKILL)
+        #expect(try await store.readState() == StoreFixture.state)
+        let next = try await store.lock(timeout: .zero, holder: StoreFixture.holder(run: "run-next"))
+        #expect(try await next.readState() == StoreFixture.state)
+        await next.release()
+        #expect(try await store.readJournal() == [StoreFixture.record(.stepSucceeded, step: "2.1.0/reindex")])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["journal.jsonl", "lock", "state.json"])
     }
 }

@@ -37,7 +37,7 @@ extension String {
     /// GitHub Actions runner reads such a line of a job's log as a workflow command
     /// (`::add-mask::`, `::error::`, `::stop-commands::`).
     package func neutralizingWorkflowCommands() -> String {
-        guard contains("::") else { return self }
+        guard containsUTF8(Array("::".utf8)) else { return self }
         return split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
             let start = line.firstIndex { $0 != " " && $0 != "\t" } ?? line.endIndex
             guard line[start...].hasPrefix("::") else { return line }

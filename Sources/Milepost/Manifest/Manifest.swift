@@ -82,8 +82,9 @@ public struct Manifest: Sendable {
             warnings: decoder.diagnostics)
         manifest.hooks = contents.hooks
         var files: [DefinitionFile] = []
+        var named: Set<String> = []
         for step in manifest.steps + ManifestHooks.Phase.allCases.flatMap({ contents.hooks[$0] }) {
-            for file in step.definitionFiles where !files.contains(where: { $0.name == file.name }) { files.append(file) }
+            for file in step.definitionFiles where named.insert(file.name).inserted { files.append(file) }
         }
         manifest.digest = .of(manifest: source.bytes, envFile: variables?.envFile?.bytes, files: files)
         let uses = decoder.uses.uses(since: 0)

@@ -1,13 +1,18 @@
 import MilepostYAML
+import Synchronization
 
 /// A manifest's path and bytes, kept so diagnostics can quote the offending line.
 public struct ManifestSource: Sendable {
     public let path: String
     public let bytes: [UInt8]
+    /// Where `bytes`' lines are, found when a line is first asked for (a manifest that is only run
+    /// never is), then shared by every copy of this source.
+    private let lines: LineIndex
 
     public init(path: String, bytes: [UInt8]) {
         self.path = path
         self.bytes = bytes
+        lines = LineIndex()
     }
 
     /// Reads the file at `path` (a path's text, see `PathText`), refusing more than `maxBytes`.
@@ -33,8 +38,23 @@ public struct ManifestSource: Sendable {
     }
 
     /// The text of 1-based line `number`, without its line break; nil past the end. Lines end where
-    /// diagnostics' line numbers say (`\n`, `\r`, `\r\n`, NEL, LS, PS).
+    /// diagnostics' line numbers say (`\n`, `\r`, `\r\n`, NEL, LS, PS). The first call reads the
+    /// whole source once (`SourceLines`); later ones take the line from that index.
     public func line(_ number: Int) -> String? {
-        YAMLSource.line(number, in: bytes)
+        lines.built { SourceLines(bytes) }.line(number)
+    }
+
+    /// A source's `SourceLines`, built by the first caller.
+    private final class LineIndex: Sendable {
+        private let index = Mutex<SourceLines?>(nil)
+
+        func built(_ build: () -> SourceLines) -> SourceLines {
+            index.withLock { index in
+                if let index { return index }
+                let built = build()
+                index = built
+                return built
+            }
+        }
     }
 }

@@ -13,8 +13,8 @@ protocol AttemptRecord: Actor {
     func commitCursor(_ text: String) async throws
     /// The attempt's progress; returns what the terminal shows, nil when nothing is shown.
     func reportProgress(_ completed: Int, total: Int?, message: String?, interval: Duration) async throws -> StepProgress?
-    /// The process group the attempt's work runs in, durable when this returns (a step's
-    /// in-progress mark; nothing for what keeps none).
+    /// The process group the attempt's work runs in, durable against the runner's death when this
+    /// returns (a step's in-progress mark; nothing for what keeps none).
     func recordProcessGroup(_ group: Int32) async throws
     /// Keeps the tail of the attempt's stderr for the record that ends it.
     func recordStderrTail(_ tail: String)

@@ -87,15 +87,17 @@ actor StepCheckpoint: AttemptRecord {
         try await transaction?.beginStepTransaction()
     }
 
-    /// The process group the step's work runs in, durable in its in-progress mark when this returns.
-    /// A step whose work runs in the store's transaction has no mark: nothing is written for it.
+    /// The process group the step's work runs in, in its in-progress mark when this returns: a
+    /// `.process` commit, durable against the runner's death, not a power cut, which the group does
+    /// not outlive either. A step whose work runs in the store's transaction has no mark: nothing is
+    /// written for it.
     /// - throws: `CancellationError` when no attempt is open (the step outlived its attempt).
     func recordProcessGroup(_ group: Int32) async throws {
         guard openAttempt != nil else { throw CancellationError() }
         guard transaction == nil, state.inProgress?.id == step.id else { return }
         state.inProgress?.processGroup = .here(group)
         state.updatedAt = Timestamp.now()
-        try await store.commit(state, journal: [])
+        try await store.commit(state, journal: [], durability: .process)
     }
 
     /// Takes the step's progress: always returned (for the terminal); written to the state with a

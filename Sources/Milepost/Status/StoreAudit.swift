@@ -22,10 +22,12 @@ public enum StoreAudit {
         let file = manifest.source.path
         var findings = (report.plan?.entries ?? []).compactMap { late($0, from: report.plan?.from ?? .zero, file: file) }
         findings += report.plan?.scopeMoveErrors(file: file) ?? []
+        // Looked up once, not by a search of the steps per drifted step.
+        let locations = Dictionary(manifest.steps.map { ($0.id, $0.location) }, uniquingKeysWith: { first, _ in first })
         for drift in report.drift {
             findings.append(Diagnostic(
                 .warning, "\(drift.id) changed after it ran on this store at \(drift.ranAt); it will not run again",
-                file: file, at: manifest.step(id: drift.id)?.location,
+                file: file, at: locations[drift.id],
                 notes: [.init("to apply a change, add a new step under a threshold above \(report.state?.version.text ?? "the stored version")")]))
         }
         for orphan in report.orphans {

@@ -63,8 +63,9 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     }
 
     /// Records that the step's work runs in process group `group` (the pid of a child the step
-    /// spawned as the leader of a group of its own, as `exec` does): durable in the step's
-    /// in-progress mark when this returns. If the runner is killed while that group lives on, a
+    /// spawned as the leader of a group of its own, as `exec` does): in the step's in-progress mark
+    /// when this returns, durable against the runner's death (not against a power cut, which the
+    /// group does not outlive either). If the runner is killed while that group lives on, a
     /// later `run`, `revert`, `resolve` or `status` on this machine sees the step as still running
     /// and waits for it (up to the lock timeout) instead of starting it a second time. Report the
     /// group before the child does any work; a step whose work runs in the store's transaction

@@ -6,7 +6,8 @@ struct StepReporting: Sendable {
     var commitCursor: @Sendable (String) async throws -> Void
     /// Records how far the step got: completed, total, message.
     var reportProgress: @Sendable (Int, Int?, String?) async -> Void
-    /// Makes the process group the step's work runs in durable in its in-progress mark, then returns.
+    /// Records the process group the step's work runs in, in its in-progress mark (durable against
+    /// the runner's death), then returns.
     var recordProcessGroup: @Sendable (Int32) async throws -> Void
     /// Keeps the tail of the step's stderr, stored with a failure or an interruption.
     var recordStderrTail: @Sendable (String) async -> Void

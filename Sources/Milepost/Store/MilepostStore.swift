@@ -35,10 +35,19 @@ public protocol LockedStore: Sendable {
     /// Makes `state` the stored state and appends `records` to the journal, as one checkpoint:
     /// after a crash, the state is either the old or the new one, never torn.
     func commit(_ state: StoredState, journal records: [JournalRecord]) async throws
+    /// `commit(_:journal:)`, durable against what `durability` says when it returns. By default
+    /// every commit is on the disk (`.disk`).
+    func commit(_ state: StoredState, journal records: [JournalRecord], durability: CommitDurability) async throws
     /// Appends records to the journal (durably when any record `isDurable`).
     func append(_ records: [JournalRecord]) async throws
     /// Releases the lock.
     func release() async
+}
+
+extension LockedStore {
+    public func commit(_ state: StoredState, journal records: [JournalRecord], durability: CommitDurability) async throws {
+        try await commit(state, journal: records)
+    }
 }
 
 extension MilepostStore {

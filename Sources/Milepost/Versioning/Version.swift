@@ -23,23 +23,25 @@ public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible
 
     /// Parses `text`, throwing a `Version.ParseError` that names the offending text.
     public init(parsing text: String) throws(ParseError) {
+        // Searched and split by UTF-8 bytes: a version is ASCII, and `Character`s cost a manifest's
+        // load ten thousand instructions a threshold.
         var rest = Substring(text)
         if let first = rest.first, first == "v" || first == "V" { rest = rest.dropFirst() }
-        if let plus = rest.firstIndex(of: "+") {
-            let build = rest[rest.index(after: plus)...]
+        if let plus = rest.utf8.firstIndex(of: UInt8(ascii: "+")) {
+            let build = rest[rest.utf8.index(after: plus)...]
             guard Self.isIdentifierList(build) else { throw ParseError(text: text, reason: "invalid build metadata") }
             rest = rest[..<plus]
         }
         var preRelease: [Substring] = []
-        if let dash = rest.firstIndex(of: "-") {
-            let pre = rest[rest.index(after: dash)...]
+        if let dash = rest.utf8.firstIndex(of: UInt8(ascii: "-")) {
+            let pre = rest[rest.utf8.index(after: dash)...]
             guard Self.isIdentifierList(pre) else { throw ParseError(text: text, reason: "invalid pre-release") }
-            preRelease = pre.split(separator: ".", omittingEmptySubsequences: false).map { identifier in
+            preRelease = Self.dotSeparated(pre).map { identifier in
                 identifier.utf8.allSatisfy(\.isASCIIDigit) ? Self.strippingLeadingZeros(identifier) : identifier
             }
             rest = rest[..<dash]
         }
-        let numbers = rest.split(separator: ".", omittingEmptySubsequences: false)
+        let numbers = Self.dotSeparated(rest)
         guard numbers.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(\.isASCIIDigit) }) else {
             throw ParseError(text: text, reason: "expected dot-separated numbers such as 2.10.1")
         }
@@ -135,9 +137,20 @@ public struct Version: Sendable, Hashable, Comparable, LosslessStringConvertible
 
     // MARK: - Helpers
 
+    /// `text` split at each `.`, empty parts kept.
+    private static func dotSeparated(_ text: Substring) -> [Substring] {
+        var parts: [Substring] = []
+        var start = text.startIndex
+        for index in text.utf8.indices where text.utf8[index] == UInt8(ascii: ".") {
+            parts.append(text[start..<index])
+            start = text.utf8.index(after: index)
+        }
+        parts.append(text[start...])
+        return parts
+    }
+
     private static func isIdentifierList(_ text: Substring) -> Bool {
-        let identifiers = text.split(separator: ".", omittingEmptySubsequences: false)
-        return identifiers.allSatisfy { identifier in
+        dotSeparated(text).allSatisfy { identifier in
             !identifier.isEmpty && identifier.allSatisfy { $0.isASCIIDigit || $0.isASCIILetter || $0 == "-" }
         }
     }

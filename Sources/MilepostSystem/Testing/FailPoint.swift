@@ -9,8 +9,8 @@ package enum FailPoint: String {
     case stateBeforeLog = "state-before-log"
     /// Half of the commit's line is in `state.log`: a torn line, never committed.
     case stateLogTorn = "state-log-torn"
-    /// The commit's line is in `state.log` and fdatasynced (committed); the temp file is not yet
-    /// renamed over `state.json`, nor the records appended to `journal.jsonl`.
+    /// The commit's line is in `state.log` (committed: fdatasynced, unless a `.process` commit);
+    /// the temp file is not yet renamed over `state.json`, nor the records appended to `journal.jsonl`.
     case stateAfterLogSync = "state-after-log-sync"
     /// The temp file is renamed over `state.json`; the records are not yet in `journal.jsonl`.
     case stateAfterRename = "state-after-rename"

@@ -9,11 +9,11 @@ enum LibYAMLError {
             return YAMLError("libyaml ran out of memory", at: nil)
         case YAML_READER_ERROR:
             // Reader errors carry a byte offset into the input, not a mark.
-            let location = TextPosition.location(ofByte: parser.problem_offset, in: input)
+            let location = SourceLines(input).location(ofByte: parser.problem_offset)
             return YAMLError(readerMessage(problem, value: parser.problem_value), at: location)
         default:
             let location = Composer.location(parser.problem_mark)
-            if TextPosition.scalar(at: location, in: input) == "\t" {
+            if SourceLines(input).scalar(at: location) == "\t" {
                 return YAMLError("a tab character cannot be used for indentation or separation here; use spaces", at: location)
             }
             guard let context = parser.context.map({ String(cString: $0) }) else {

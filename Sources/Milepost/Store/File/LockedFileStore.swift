@@ -6,8 +6,9 @@ import SystemPackage
 /// Every file is reached through the directory opened when the lock was taken. Operations are
 /// serialized; releasing waits for the one in progress.
 ///
-/// A commit is one fdatasync of `state.log` (`StateLog`); `state.json` and `journal.jsonl` follow
-/// without an fsync and are made durable when the lock is released (`StateLog.replay`).
+/// A commit is one fdatasync of `state.log` (`StateLog`), none for a `.process` commit;
+/// `state.json` and `journal.jsonl` follow without an fsync and are made durable when the lock is
+/// released (`StateLog.replay`).
 final class LockedFileStore: LockedStore {
     private let stateFile: StateFile
     private let journalFile: JournalFile
@@ -19,7 +20,7 @@ final class LockedFileStore: LockedStore {
     /// The descriptor holding the `flock`, and `state.log` once this holder committed.
     private struct Held {
         var lock: FileDescriptor
-        var log: FileDescriptor?
+        var log: StateLog.Open?
         /// A commit's `state.json` or journal write failed after its commit point, and the replay
         /// that followed failed too: `state.log` holds commits the two files lack (`catchUp`).
         var behind = false
@@ -46,24 +47,28 @@ final class LockedFileStore: LockedStore {
         }
     }
 
-    /// Refuses to replace a state file that exists but cannot be read: it is never overwritten.
-    /// The commit point is the fdatasync of its line in `state.log`; the records reach the
-    /// journal after `state.json` is replaced. A failure after the commit point is not the
-    /// commit's: the commit stands (every reader reads the log first), and the log is replayed
-    /// into the two files at once (`catchUp`).
     func commit(_ state: StoredState, journal records: [JournalRecord]) async throws {
+        try await commit(state, journal: records, durability: .disk)
+    }
+
+    /// Refuses to replace a state file that exists but cannot be read: it is never overwritten.
+    /// The commit point is its line in `state.log`, fdatasynced for a `.disk` commit; the records
+    /// reach the journal after `state.json` is replaced. A failure after the commit point is not
+    /// the commit's: the commit stands (every reader reads the log first), and the log is replayed
+    /// into the two files at once (`catchUp`).
+    func commit(_ state: StoredState, journal records: [JournalRecord], durability: CommitDurability) async throws {
         try whileHeld { held in
             _ = try stateFile.read()
             let entry = StateLog.Entry(journalOffset: try journalFile.length(), records: records, state: state)
             if held.behind {
-                held.log = try stateLog.append(entry, to: held.log)
+                held.log = try stateLog.append(entry, to: held.log, durability: durability)
                 catchUp(&held)
                 return
             }
             let prepared = try stateFile.prepare(state)
             FailPoint.stateBeforeLog.reach()
             do throws(FileCallError) {
-                held.log = try stateLog.append(entry, to: held.log)
+                held.log = try stateLog.append(entry, to: held.log, durability: durability)
             } catch {
                 stateFile.discard(prepared)
                 throw error
@@ -78,9 +83,9 @@ final class LockedFileStore: LockedStore {
             }
             // The commit is durable in the log already: a replay that fails leaves the log to the
             // next one (after a later commit, or at release, or at the next lock).
-            if let log = held.log, (try? stateLog.isLong(log)) == true {
+            if let log = held.log, (try? stateLog.isLong(log.descriptor)) == true {
                 held.log = nil
-                try? stateLog.replay(into: stateFile, journal: journalFile, closing: log)
+                try? stateLog.replay(into: stateFile, journal: journalFile, closing: log.descriptor)
             }
         }
     }
@@ -104,7 +109,7 @@ final class LockedFileStore: LockedStore {
     private func catchUp(_ held: inout Held) {
         let log = held.log
         held.log = nil
-        held.behind = (try? stateLog.replay(into: stateFile, journal: journalFile, closing: log)) == nil
+        held.behind = (try? stateLog.replay(into: stateFile, journal: journalFile, closing: log?.descriptor)) == nil
     }
 
     func release() async {
@@ -130,7 +135,7 @@ final class LockedFileStore: LockedStore {
         held.withLock { held in
             guard let current = held else { return }
             if current.log != nil || current.behind {
-                try? stateLog.replay(into: stateFile, journal: journalFile, closing: current.log)
+                try? stateLog.replay(into: stateFile, journal: journalFile, closing: current.log?.descriptor)
             }
             LockFile.clear(current.lock, lockFile.path)
             FileCalls.close(current.lock)

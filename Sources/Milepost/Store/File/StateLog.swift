@@ -31,32 +31,44 @@ struct StateLog {
 
     // MARK: - Writing
 
+    /// `state.log` as the appends of one holder of the lock opened it.
+    struct Open {
+        let descriptor: FileDescriptor
+        /// The log's name is durable in the directory: a `.disk` append synced the directory.
+        var isNamed: Bool
+    }
+
     /// Appends `entry` as one line (in two `write(2)`s, the fail point `state-log-torn` between
-    /// them; readers ignore a line without its newline) and fdatasyncs the file. The first line of
-    /// a log it creates also fsyncs the directory, so the file's name survives a power cut with its
-    /// line. A line that fails part-way is cut off again.
-    /// - parameter descriptor: the log opened by an earlier append of this holder; nil for the first.
-    /// - returns: the descriptor to pass to the next append (closed by `replay`).
-    func append(_ entry: Entry, to descriptor: FileDescriptor?) throws(FileCallError) -> FileDescriptor {
-        let log: FileDescriptor
-        if let descriptor { log = descriptor } else { log = try directory.open(Self.name, .writeOnly, options: [.append, .create]) }
+    /// them; readers ignore a line without its newline) and, for a `.disk` commit, fdatasyncs the
+    /// file (and the lines of `.process` commits before it), and fsyncs the directory the first
+    /// time, so the file's name survives a power cut with its lines. A `.process` commit's line
+    /// is left to the page cache: a process that dies leaves it to the next holder, a power cut
+    /// may leave it torn or lose it, which readers take as a commit never made. A line that fails
+    /// part-way is cut off again.
+    /// - parameter log: the log opened by an earlier append of this holder; nil for the first.
+    /// - returns: the log to pass to the next append (its descriptor closed by `replay`).
+    func append(_ entry: Entry, to log: Open?, durability: CommitDurability) throws(FileCallError) -> Open {
+        var open = if let log { log } else { Open(descriptor: try directory.open(Self.name, .writeOnly, options: [.append, .create]), isNamed: false) }
         var end: Int?
         do throws(FileCallError) {
-            end = try FileCalls.size(log, path)
+            end = try FileCalls.size(open.descriptor, path)
             let line = Self.encode(entry)
             let half = line.count / 2
-            try FileCalls.write(log, Array(line[..<half]), path)
+            try FileCalls.write(open.descriptor, Array(line[..<half]), path)
             FailPoint.stateLogTorn.reach()
-            try FileCalls.write(log, Array(line[half...]), path)
-            try FileCalls.syncData(log, path)
-            if descriptor == nil { try directory.sync() }
+            try FileCalls.write(open.descriptor, Array(line[half...]), path)
+            if durability == .disk {
+                try FileCalls.syncData(open.descriptor, path)
+                if !open.isNamed { try directory.sync() }
+                open.isNamed = true
+            }
         } catch {
             // A line cut short by a full disk would glue itself to the next commit's: cut it off.
-            if let end { try? FileCalls.truncate(log, to: end, path) }
-            if descriptor == nil { FileCalls.close(log) }
+            if let end { try? FileCalls.truncate(open.descriptor, to: end, path) }
+            if log == nil { FileCalls.close(open.descriptor) }
             throw error
         }
-        return log
+        return open
     }
 
     /// The length past which the holder replays the log after a commit: each line holds the whole
