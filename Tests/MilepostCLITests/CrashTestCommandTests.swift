@@ -134,6 +134,24 @@ struct CrashTestCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
+    /// A child run of a trial records its commit points where `MILEPOST_CRASH_TRIAL` says, and is
+    /// not warned about the variables of the trial's sandbox, which milepost sets itself.
+    @Test func aTrialsRunRecordsItsCommitPointsWithoutWarningAboutTheTestsVariables() throws {
+        let work = try WorkDirectory()
+        try work.write("migrations:\n  \"2.0\": [{name: exec, id: mark, with: {command: ['true']}}]\n", to: "milepost.yaml")
+        var milepost = work.milepost
+        milepost.environment = [
+            "MILEPOST_CRASH_TRIAL": "record " + work.path + "/points", "MILEPOST_TEST_DIR": work.path,
+            "MILEPOST_TEST_FROM": "", "MILEPOST_TEST_STORE": ".milepost",
+        ]
+        let result = try milepost.run("run", "--to", "2.0")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("is set, but"), "\(result.stderr)")
+        #expect(try work.read("points").split(separator: "\n") == [
+            "run-started 1", "step-started 1 2.0/mark", "process-group 1 2.0/mark", "step-ended 1 2.0/mark", "run-finished 1",
+        ])
+    }
+
     @Test func aRunRefusesAMalformedCrashTrialVariable() throws {
         let work = try WorkDirectory()
         try work.write("migrations:\n  \"2.0\": [{name: exec, with: {command: ['true']}}]\n", to: "milepost.yaml")
