@@ -74,15 +74,19 @@ public enum UpgradePathDifference: Sendable, Equatable, CustomStringConvertible 
     /// The app's states, as `String(describing:)` shows them.
     case app(upgrade: String, fresh: String)
 
-    public var description: String {
+    public var description: String { description(upgrade: "the upgrade", other: "the fresh install") }
+
+    /// The difference in words, the two ends named `upgrade` and `other` (a crash test compares a
+    /// resumed upgrade with the uninterrupted one).
+    func description(upgrade: String, other: String) -> String {
         func list(_ ids: [String]) -> String { ids.isEmpty ? "none" : ids.joined(separator: ", ") }
         return switch self {
-        case .outcome(let outcome): "the upgrade ended \(outcome.rawValue)"
-        case .version(let upgrade, let fresh): "stored version \(upgrade?.text ?? "none"), a fresh install's \(fresh?.text ?? "none")"
-        case .completed(let upgrade, let fresh):
-            "steps completed only by the upgrade: \(list(upgrade)); only by the fresh install: \(list(fresh))"
-        case .owed(let upgrade, let fresh): "steps still owed after the upgrade: \(list(upgrade)); after the fresh install: \(list(fresh))"
-        case .app(let upgrade, let fresh): "the app's state after the upgrade is \(upgrade), after the fresh install \(fresh)"
+        case .outcome(let outcome): "\(upgrade) ended \(outcome.rawValue)"
+        case .version(let upgraded, let fresh): "stored version \(upgraded?.text ?? "none"), \(other)'s \(fresh?.text ?? "none")"
+        case .completed(let upgraded, let fresh):
+            "steps completed only by \(upgrade): \(list(upgraded)); only by \(other): \(list(fresh))"
+        case .owed(let upgraded, let fresh): "steps still owed after \(upgrade): \(list(upgraded)); after \(other): \(list(fresh))"
+        case .app(let upgraded, let fresh): "the app's state after \(upgrade) is \(upgraded), after \(other) \(fresh)"
         }
     }
 }

@@ -75,20 +75,10 @@ public struct UpgradePaths: Sendable {
         prepare: (_ scenario: UpgradeScenario, _ installedAt: Version?) async throws -> Void = { _, _ in },
         appState: (UpgradeScenario) async throws -> App
     ) async throws -> [UpgradePathComparison<App>] {
-        let fresh = try await UpgradeScenario(registry: registry, seededAt: nil, completed: [], writeFiles: writeFiles)
-        try await prepare(fresh, nil)
-        let installed = try await fresh.run(to: target, options: options)
-        guard !installed.report.outcome.isFailure else { throw UpgradeScenarioError.freshInstallFailed(outcome: installed.report.outcome) }
-        let reference = try await endState(of: fresh, after: installed, options: options, appState: appState)
+        let reference = try await freshInstall(to: target, options: options, prepare: prepare, appState: appState)
         var comparisons: [UpgradePathComparison<App>] = []
         for version in versions {
-            let scenario = try await UpgradeScenario(registry: registry, seededAt: nil, completed: [], writeFiles: writeFiles)
-            let manifest = try scenario.manifest()
-            try await scenario.seed(
-                at: manifest.baseline,
-                completed: Planner.done(reaching: version, of: manifest, scope: PlanScope(labels: options.labels, phase: options.phase)),
-                reaching: version)
-            try await prepare(scenario, version)
+            let scenario = try await scenario(installedAt: version, options: options, prepare: prepare)
             let upgraded = try await scenario.run(to: target, options: options)
             comparisons.append(UpgradePathComparison(
                 from: version, to: target, result: upgraded,
@@ -112,7 +102,36 @@ public struct UpgradePaths: Sendable {
         }
     }
 
-    private func endState<App>(
+    /// Where a fresh install to `target` ends (`compare`'s reference).
+    /// - throws: `UpgradeScenarioError.freshInstallFailed` when it does not succeed.
+    func freshInstall<App>(
+        to target: Version, options: RunOptions, prepare: (UpgradeScenario, Version?) async throws -> Void,
+        appState: (UpgradeScenario) async throws -> App
+    ) async throws -> UpgradeEndState<App> {
+        let fresh = try await scenario(installedAt: nil, options: options, prepare: prepare)
+        let installed = try await fresh.run(to: target, options: options)
+        guard !installed.report.outcome.isFailure else { throw UpgradeScenarioError.freshInstallFailed(outcome: installed.report.outcome) }
+        return try await endState(of: fresh, after: installed, options: options, appState: appState)
+    }
+
+    /// A new scenario as a host installed at `version` has it (nil: a fresh install, nothing
+    /// stored): its store seeded with the steps a host at `version` has done, then `prepare`d.
+    func scenario(
+        installedAt version: Version?, options: RunOptions, prepare: (UpgradeScenario, Version?) async throws -> Void
+    ) async throws -> UpgradeScenario {
+        let scenario = try await UpgradeScenario(registry: registry, seededAt: nil, completed: [], writeFiles: writeFiles)
+        if let version {
+            let manifest = try scenario.manifest()
+            try await scenario.seed(
+                at: manifest.baseline,
+                completed: Planner.done(reaching: version, of: manifest, scope: PlanScope(labels: options.labels, phase: options.phase)),
+                reaching: version)
+        }
+        try await prepare(scenario, version)
+        return scenario
+    }
+
+    func endState<App>(
         of scenario: UpgradeScenario, after result: UpgradeResult, options: RunOptions, appState: (UpgradeScenario) async throws -> App
     ) async throws -> UpgradeEndState<App> {
         let manifest = try scenario.manifest()

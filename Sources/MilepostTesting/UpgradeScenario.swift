@@ -167,6 +167,16 @@ public final class UpgradeScenario: Sendable {
         return result
     }
 
+    /// Reopens the store from disk, as the next start after a crash finds it: the files of `store/`
+    /// are copied to a fresh `store/`, and the directory an abandoned run still holds the lock of is
+    /// set aside (it writes nothing more: `RunAbandonment`).
+    func reopenStoreFromDisk() throws {
+        let path = directory + "/store"
+        let aside = directory + "/store-abandoned-\(UUID().uuidString)"
+        try FileManager.default.moveItem(atPath: path, toPath: aside)
+        try FileManager.default.copyItem(atPath: aside, toPath: path)
+    }
+
     /// Records `version` as `baseline` does, then the `completed` steps as done (journaled as
     /// `step-succeeded` of a run named `seed`).
     /// With `reached`, the store then stands at `reached`, as a store whose runs started at
@@ -209,9 +219,13 @@ public enum UpgradeScenarioError: Error, Equatable, CustomStringConvertible {
     case stepNeverStarted(String, outcome: RunReport.Outcome)
     /// `UpgradePaths`' fresh install, the reference every path is compared with, did not reach its target.
     case freshInstallFailed(outcome: RunReport.Outcome)
+    /// The uninterrupted upgrade from a version, the reference of its crash trials, did not reach its target.
+    case uninterruptedUpgradeFailed(from: Version, outcome: RunReport.Outcome)
 
     public var description: String {
         switch self {
+        case .uninterruptedUpgradeFailed(let from, let outcome):
+            "the uninterrupted upgrade from \(from), to compare each interrupted one with, did not succeed (it ended \(outcome.rawValue))"
         case .unknownStep(let id): "the manifest has no step \(id) to seed as completed"
         case .stepNeverStarted(let id, let outcome): "the run never started \(id) (it ended \(outcome.rawValue))"
         case .freshInstallFailed(let outcome): "the fresh install to compare with did not succeed (it ended \(outcome.rawValue))"

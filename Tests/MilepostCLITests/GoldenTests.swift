@@ -227,7 +227,7 @@ import Testing
         let work = try WorkDirectory()
         var transcript = try GoldenTranscript("help", in: work)
         try transcript.milepost("--help")
-        for command in ["validate", "plan", "run", "status", "history", "steps", "baseline", "resolve", "schema", "init", "new", "lock", "revert"] {
+        for command in ["validate", "plan", "run", "status", "history", "steps", "baseline", "resolve", "schema", "init", "new", "lock", "revert", "test"] {
             try transcript.milepost(command, "--help")
         }
         try transcript.verify()

@@ -15,6 +15,7 @@ import Testing
             ("wait", ["wait", "--to", "2.7", "--timeout", "1s"]),
             ("status", ["status", "--to", "3.0"]), ("history", ["history"]), ("versions", ["versions"]),
             ("steps", ["steps"]), ("revert", ["revert", "--to", "2.7", "--dry-run"]),
+            ("test", ["test", "--to", "2.7", "--from", "2.1", "--seed", "1", "--max-trials", "2"]),
         ]
         #expect(Set(outputs.map(\.command)) == Set(schema.commands))
         for (command, arguments) in outputs {

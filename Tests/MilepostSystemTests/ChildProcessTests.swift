@@ -37,6 +37,22 @@ import Testing
         #expect(try await run(["/bin/sh", "-c", "kill -KILL $$"]).termination == .signalled(SIGKILL))
     }
 
+    /// Captured (`milepost test`'s children), the stdout is kept whole up to its limit and the
+    /// stderr's tail kept; the stdout of a copied child is not kept.
+    @Test func capturedOutputIsKeptUpToItsLimit() async throws {
+        let script = "printf 'one\\ntwo\\n'; echo oops >&2"
+        let captured = try await ChildProcess.run(
+            ["/bin/sh", "-c", script], environment: environment, directory: directory.path, killGrace: StopGrace(.seconds(30)),
+            output: .captured(limit: 1 << 20))
+        #expect(captured.stdout == "one\ntwo\n")
+        #expect(captured.stderrTail == "oops")
+        let cut = try await ChildProcess.run(
+            ["/bin/sh", "-c", script], environment: environment, directory: directory.path, killGrace: StopGrace(.seconds(30)),
+            output: .captured(limit: 5))
+        #expect(cut.stdout == "one\nt")
+        #expect(try await run(["/bin/sh", "-c", script]).stdout == "")
+    }
+
     @Test func terminationDescriptions() {
         #expect(ChildProcess.Termination.exited(3).description == "exit status 3")
         #expect(ChildProcess.Termination.signalled(SIGKILL).description == "signal 9 (Killed)")

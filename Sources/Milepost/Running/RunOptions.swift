@@ -42,6 +42,8 @@ public struct RunOptions: Sendable {
     public var interruptedSteps: InterruptedStepPolicy = .block
     /// Called as steps start, report progress and finish, for progress output.
     public var onProgress: (@Sendable (RunProgress) -> Void)?
+    /// Reached at each commit point of the run, by crash tests only (`milepost test`, MilepostTesting).
+    package var commitTrap: CommitTrap?
 
     public init() {}
 }

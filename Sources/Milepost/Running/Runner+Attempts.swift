@@ -18,6 +18,9 @@ extension Runner {
         logger[metadataKey: "\(noun)"] = "\(step.id)"
         logger[metadataKey: "run"] = "\(context.journal.run)"
         let retry = RetryPolicy(retries: step.retries, delay: options.retryDelay)
+        // Under a crash test every progress report is a commit point, whenever it comes: runs that
+        // do the same work pass the same points.
+        let progressInterval = options.commitTrap == nil ? options.progressInterval : .zero
         // Decoded once for all attempts (`ManifestStep.parameters()`: as at load); a failure, which
         // only a parameters type that does not decode the same way twice can cause, is each attempt's.
         let (body, parameters): (@Sendable (StepInvocation, any Sendable) async throws -> Void, Result<any Sendable, YAMLError>) =
@@ -47,7 +50,7 @@ extension Runner {
                 reportProgress: { [options, logger] completed, total, message in
                     do {
                         guard let progress = try await record.reportProgress(
-                            completed, total: total, message: message.map(step.secrets.redact), interval: options.progressInterval)
+                            completed, total: total, message: message.map(step.secrets.redact), interval: progressInterval)
                         else { return }
                         options.onProgress?(.stepProgress(id: step.id, progress))
                     } catch {

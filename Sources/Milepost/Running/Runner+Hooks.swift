@@ -11,7 +11,7 @@ extension Runner {
         var results: [RunReport.StepResult] = []
         for hook in manifest.hooks[phase] {
             guard !Task.isCancelled else { break }
-            let record = HookRecord(hook: hook.id, store: context.locked, journal: context.journal)
+            let record = HookRecord(hook: hook.id, store: context.locked, journal: context.journal, points: context.points)
             let result = try await attempts(of: hook, direction: .forward, position: nil, record: record, in: context)
             results.append(result)
             options.onProgress?(.hookFinished(result, phase: phase))
@@ -28,19 +28,21 @@ actor HookRecord: AttemptRecord {
     let hook: String
     let store: any LockedStore
     let journal: RunJournal
+    let points: CommitPoints
     /// A hook never resumes.
     let cursor: String? = nil
     private(set) var stderrTail: String?
 
-    init(hook: String, store: any LockedStore, journal: RunJournal) {
+    init(hook: String, store: any LockedStore, journal: RunJournal, points: CommitPoints) {
         self.hook = hook
         self.store = store
         self.journal = journal
+        self.points = points
     }
 
     func begin(attempt: Int) async throws {
         stderrTail = nil
-        try await store.append([journal.record(.hookStarted, step: hook, attempt: attempt)])
+        try await append(.stepStarted, journal.record(.hookStarted, step: hook, attempt: attempt))
     }
 
     func commitCursor(_ text: String) async throws { throw HookCursorError(hook: hook) }
@@ -53,7 +55,7 @@ actor HookRecord: AttemptRecord {
     func recordStderrTail(_ tail: String) { stderrTail = StepOutputTail.bounded(tail) }
 
     func succeeded(attempt: Int, durationMs: Int) async throws {
-        try await store.append([journal.record(.hookSucceeded, step: hook, attempt: attempt, durationMs: durationMs)])
+        try await append(.stepEnded, journal.record(.hookSucceeded, step: hook, attempt: attempt, durationMs: durationMs))
     }
 
     func interrupted(attempt: Int, durationMs: Int, error: String) async throws {
@@ -61,12 +63,17 @@ actor HookRecord: AttemptRecord {
     }
 
     func failed(attempt: Int, durationMs: Int, error: String, last: Bool) async throws {
-        try await store.append([journal.record(
-            .hookFailed, step: hook, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail)])
+        try await append(.stepEnded, journal.record(
+            .hookFailed, step: hook, attempt: attempt, durationMs: durationMs, error: error, stderr: stderrTail))
     }
 
     /// Nothing to write: the last attempt's `hook-failed` stands.
     func retriesStopped(error: String) async throws {}
+
+    /// Appends `record`, the commit point `kind` of this hook.
+    private func append(_ kind: CommitPoint.Kind, _ record: JournalRecord) async throws {
+        try await points.pass(kind, step: hook) { try await store.append([record]) }
+    }
 }
 
 /// A hook is not recorded in the state, so it has nowhere to keep a cursor.

@@ -61,17 +61,21 @@ extension Runner {
         }
         if current.reverting == nil, plan.from == target, plan.steps.isEmpty { return report(.upToDate) }
         let started = journal.record(.runStarted, from: plan.from, to: target)
+        let points = CommitPoints(trap: options.commitTrap)
         if let interrupted = current.interruptedMarks.first {
-            try await locked.append([started, journal.blocked(by: interrupted, from: plan.from, to: target)])
+            try await points.pass(.runFinished) {
+                try await locked.append([started, journal.blocked(by: interrupted, from: plan.from, to: target)])
+            }
             return report(.blocked, interrupted: interrupted)
         }
         try manifest.requireVariables(of: plan.steps, hooks: false)  // before anything is written
         current.app = manifest.app ?? current.app
         current.reverting = UnfinishedRevert(to: target, run: current.reverting?.run ?? journal.run, since: current.reverting?.since ?? Timestamp.now())
         current.updatedAt = Timestamp.now()
-        try await locked.commit(current, journal: [started])
+        try await points.pass(.runStarted) { [current] in try await locked.commit(current, journal: [started]) }
         let context = RunContext(
-            locked: locked, journal: journal, grace: grace, from: plan.from, to: target, directory: manifest.directory)
+            locked: locked, journal: journal, points: points, grace: grace, from: plan.from, to: target,
+            directory: manifest.directory)
         let (results, end) = try await applySteps(plan.steps, direction: .revert, state: &current, in: context)
         switch end {
         case .finished:
@@ -86,7 +90,9 @@ extension Runner {
         current.version = target
         current.reverting = nil
         current.updatedAt = Timestamp.now()
-        try await locked.commit(current, journal: [journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)])
+        try await points.pass(.runFinished) { [current] in
+            try await locked.commit(current, journal: [journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)])
+        }
         return report(.succeeded, steps: results)
     }
 }

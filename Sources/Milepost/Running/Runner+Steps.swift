@@ -61,7 +61,7 @@ extension Runner {
             }
         }
         let checkpoint = StepCheckpoint(
-            step: step, store: context.locked, journal: context.journal,
+            step: step, store: context.locked, journal: context.journal, points: context.points,
             transaction: direction == .forward ? checkpointTransaction(for: step, on: context.locked) : nil,
             state: state, direction: direction)
         do {

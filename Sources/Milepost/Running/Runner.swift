@@ -318,12 +318,19 @@ public struct Runner: Sendable {
             report.hooks = hooks
             return report
         }
+        let points = CommitPoints(trap: options.commitTrap)
         let context = RunContext(
-            locked: locked, journal: journal, grace: grace, from: plan.from, to: target, directory: manifest.directory)
+            locked: locked, journal: journal, points: points, grace: grace, from: plan.from, to: target,
+            directory: manifest.directory)
         let hostContext = host.map {
             RunContext(
-                locked: $0, journal: journal, grace: grace, from: plan.hostFrom ?? manifest.baseline, to: target,
-                directory: manifest.directory)
+                locked: $0, journal: journal, points: points, grace: grace, from: plan.hostFrom ?? manifest.baseline,
+                to: target, directory: manifest.directory)
+        }
+        /// Appends `records`, ending with `run-finished`: the run's `run-finished` commit point (a run
+        /// refused at its start appends its `run-started` with it).
+        func appendRunFinished(_ records: [JournalRecord]) async throws {
+            try await points.pass(.runFinished) { try await locked.append(records) }
         }
         /// The host store's state once this run is done with it: at the target, planned with this manifest.
         func finishedHostState(_ state: StoredState?) -> StoredState? {
@@ -344,21 +351,21 @@ public struct Runner: Sendable {
         switch try decide(plan, state: state, hostState: hostState, manifest: manifest) {
         case .downgrade:
             let (outcome, refusal) = downgrade(to: target, from: plan.from, state: state)
-            try await locked.append([started, journal.record(
+            try await appendRunFinished([started, journal.record(
                 .runFinished, from: plan.from, to: target, error: refusal?.description, outcome: .init(outcome))])
             var downgrade = report(outcome)
             downgrade.floor = state?.floor
             downgrade.refusal = refusal
             return downgrade
         case .stopRequired(let stop):
-            try await locked.append([
+            try await appendRunFinished([
                 started,
                 journal.record(.runFinished, from: plan.from, to: target, error: stop.message(from: plan.from, to: target),
                                outcome: .stopRequired),
             ])
             return report(.stopRequired)
         case .lateRefused:
-            try await locked.append([
+            try await appendRunFinished([
                 started,
                 journal.record(.runFinished, from: plan.from, to: target,
                                error: RunFailure.lateRefusal(plan.lateRefused.map(\.step.id)), outcome: .lateRefused),
@@ -368,10 +375,10 @@ public struct Runner: Sendable {
             logger.notice(
                 "an interrupted step stops every run until it is resolved (or RunOptions.interruptedSteps is .retry)",
                 metadata: ["step": "\(running.id)", "since": "\(running.since)", "host": "\(running.host)"])
-            try await locked.append([started, journal.blocked(by: running, from: plan.from, to: target)])
+            try await appendRunFinished([started, journal.blocked(by: running, from: plan.from, to: target)])
             return report(.blocked, interrupted: running)
         case .revertUnfinished(let reverting):
-            try await locked.append([
+            try await appendRunFinished([
                 started,
                 journal.record(.runFinished, from: plan.from, to: target,
                                error: RevertError.unfinished(to: reverting.to).description, outcome: .revertUnfinished),
@@ -382,11 +389,11 @@ public struct Runner: Sendable {
         case .upToDate:
             // Planned against this very state and found up to date: the next run with this manifest need not plan.
             if let host, let finished = finishedHostState(hostState), finished != hostState {
-                try await host.commit(finished, journal: [])
+                try await points.pass(.runFinished) { try await host.commit(finished, journal: []) }
             }
             if var state, options.labels == nil, state.plannedWith != manifest.digest {
                 state.plannedWith = manifest.digest
-                try await locked.commit(state, journal: [])
+                try await points.pass(.runFinished) { try await locked.commit(state, journal: []) }
             }
             return report(.upToDate)
         case .run(let steps):
@@ -395,8 +402,10 @@ public struct Runner: Sendable {
             current.app = manifest.app ?? current.app
             var hostCurrent = hostState
                 ?? StoredState(app: manifest.app, version: plan.hostFrom ?? manifest.baseline, updatedAt: Timestamp.now())
-            try await locked.append([started])
-            try await host?.append([journal.record(.runStarted, from: hostContext?.from, to: target)])
+            try await points.pass(.runStarted) { try await locked.append([started]) }
+            if let host {
+                try await points.pass(.runStarted) { try await host.append([journal.record(.runStarted, from: hostContext?.from, to: target)]) }
+            }
             /// Appends the `run-finished` record to the host store's journal too.
             func finish(_ outcome: JournalRecord.Outcome, stoppedAt step: RunReport.StepResult?) async throws {
                 try await hostContext?.finish(outcome, stoppedAt: step)
@@ -404,7 +413,7 @@ public struct Runner: Sendable {
             }
             if !steps.isEmpty, let failed = try await runHooks(.beforeRun) {
                 let outcome: RunReport.Outcome = if case .failed = StepsEnd(stoppedAt: failed) { .failed } else { .interrupted }
-                try await locked.append([journal.record(
+                try await appendRunFinished([journal.record(
                     .runFinished, from: plan.from, to: target, step: failed.id,
                     error: RunFailure.hookFailed(failed.id, error: failed.error), outcome: .init(outcome))])
                 return report(outcome)
@@ -447,13 +456,17 @@ public struct Runner: Sendable {
             // steps it left out are at or below the store's start, neither late nor pending later.
             let recorded = plan.scope.recordsFreshInstall ? [journal.record(.baseline, from: plan.from, to: target)] : []
             if let host, let finished = finishedHostState(hostCurrent) {
-                try await host.commit(finished, journal: [
-                    journal.record(.runFinished, from: hostContext?.from, to: target, outcome: .succeeded)
+                try await points.pass(.runFinished) {
+                    try await host.commit(finished, journal: [
+                        journal.record(.runFinished, from: hostContext?.from, to: target, outcome: .succeeded)
+                    ])
+                }
+            }
+            try await points.pass(.runFinished) { [current] in
+                try await locked.commit(current, journal: recorded + [
+                    journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)
                 ])
             }
-            try await locked.commit(current, journal: recorded + [
-                journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)
-            ])
             return report(.succeeded, steps: results)
         }
     }

@@ -16,6 +16,8 @@ actor StepCheckpoint: AttemptRecord {
     let direction: StepDirection
     let store: any LockedStore
     let journal: RunJournal
+    /// The run's commit points: every write below passes through them.
+    let points: CommitPoints
     /// The store's transaction, when the step's work runs inside its checkpoint.
     let transaction: (any TransactionalLockedStore)?
     /// The state, as last committed or about to be.
@@ -36,13 +38,14 @@ actor StepCheckpoint: AttemptRecord {
     private var latestProgress: StepProgress?
 
     init(
-        step: ManifestStep, store: any LockedStore, journal: RunJournal, transaction: (any TransactionalLockedStore)?,
-        state: StoredState, direction: StepDirection = .forward
+        step: ManifestStep, store: any LockedStore, journal: RunJournal, points: CommitPoints,
+        transaction: (any TransactionalLockedStore)?, state: StoredState, direction: StepDirection = .forward
     ) {
         self.step = step
         self.direction = direction
         self.store = store
         self.journal = journal
+        self.points = points
         self.transaction = transaction
         self.state = state
         cursor = if direction == .revert { nil }
@@ -66,7 +69,7 @@ actor StepCheckpoint: AttemptRecord {
             state.markInProgress(mark(attempt: attempt))
             state.updatedAt = Timestamp.now()
             pending = []
-            try await store.commit(state, journal: [started])
+            try await points.pass(.stepStarted, step: step.id) { try await store.commit(state, journal: [started]) }
         }
         openAttempt = attempt
     }
@@ -82,7 +85,7 @@ actor StepCheckpoint: AttemptRecord {
         state.updatedAt = Timestamp.now()
         let records = pending
         pending = []
-        try await store.commit(state, journal: records)
+        try await points.pass(.cursor, step: step.id) { try await store.commit(state, journal: records) }
         cursor = text
         try await transaction?.beginStepTransaction()
     }
@@ -97,7 +100,9 @@ actor StepCheckpoint: AttemptRecord {
         guard transaction == nil, state.inProgress?.id == step.id else { return }
         state.inProgress?.processGroup = .here(group)
         state.updatedAt = Timestamp.now()
-        try await store.commit(state, journal: [], durability: .process)
+        try await points.pass(.processGroup, step: step.id) {
+            try await store.commit(state, journal: [], durability: .process)
+        }
     }
 
     /// Takes the step's progress: always returned (for the terminal); written to the state with a
@@ -119,7 +124,8 @@ actor StepCheckpoint: AttemptRecord {
         progressWritten = now
         state.inProgress?.progress = progress
         state.updatedAt = Timestamp.now()
-        try await store.commit(state, journal: [journal.record(.stepProgress, step: step.id, attempt: attempt, progress: progress)])
+        let record = journal.record(.stepProgress, step: step.id, attempt: attempt, progress: progress)
+        try await points.pass(.progress, step: step.id) { try await store.commit(state, journal: [record]) }
         return progress
     }
 
@@ -176,7 +182,7 @@ actor StepCheckpoint: AttemptRecord {
     func retriesStopped(error: String) async throws {
         state.recordFailure(failure(error))
         state.updatedAt = Timestamp.now()
-        try await store.commit(state, journal: [])
+        try await points.pass(.stepEnded, step: step.id) { try await store.commit(state, journal: []) }
     }
 
     private func mark(attempt: Int) -> InProgressStep {
@@ -204,7 +210,7 @@ actor StepCheckpoint: AttemptRecord {
         let records = pending + [record]
         pending = []
         do {
-            try await store.commit(state, journal: records)
+            try await points.pass(.stepEnded, step: step.id) { try await store.commit(state, journal: records) }
         } catch let error as StoreError {
             guard transaction == nil, let outcome else { throw error }
             throw UnrecordedStepOutcome(step: step.id, outcome: outcome, storeError: error)

@@ -96,6 +96,7 @@ extension MilepostCommand {
             options.progressInterval =
                 try Setting.value(progressInterval, named: OptionNames.progressInterval)?.duration ?? Defaults.progressInterval
             let format = try Setting.value(self.format, named: OptionNames.format) ?? .text
+            options.commitTrap = try CrashTrialVariable.trap()
             return (options, format, try Setting.value(metricsFile, named: OptionNames.metricsFile))
         }
 

@@ -8,11 +8,13 @@ enum UnknownVariables {
     static let prefix = "MILEPOST_"
 
     /// The `MILEPOST_*` variables read besides the options' (`Setting`): where the client
-    /// libraries are, the systemd notify interval, the crash tests' fail point, and what an `exec`
-    /// step is given (`ExecStep`), which a milepost run inside a step inherits.
+    /// libraries are, the systemd notify interval, the crash tests' fail point, what an `exec`
+    /// step is given (`ExecStep`), which a milepost run inside a step inherits, and what
+    /// `milepost test` gives its child runs (`CrashTrialVariable`) and its sandboxes' processes.
     static let others = [
         "MILEPOST_LIBPQ", "MILEPOST_LIBMARIADB", ServiceManagerStatus.intervalVariable, "MILEPOST_FAILPOINT",
         "MILEPOST_STEP", "MILEPOST_FROM", "MILEPOST_CONTROL_FD", "MILEPOST_RESUME_CURSOR",
+        CrashTrialVariable.name, "MILEPOST_TEST_DIR", "MILEPOST_TEST_FROM", "MILEPOST_TEST_STORE",
     ]
 
     /// Every `MILEPOST_*` variable milepost reads: the options' (every option with a variable is

@@ -24,7 +24,7 @@ enum ExitStatus: Int32, CaseIterable {
     var meaning: String {
         switch self {
         case .ok: "ok or nothing to do"
-        case .stepFailed: "a step failed"
+        case .stepFailed: "a step failed (`test`: a trial found a difference)"
         case .needsResolve: "an interrupted step needs `resolve` (or an unfinished revert, `revert`)"
         case .downgradeRefused: "downgrade refused: --to is below the store's compatibility floor (`run`, `wait`, `status --check`)"
         case .notReady: "`status --check` found pending steps"

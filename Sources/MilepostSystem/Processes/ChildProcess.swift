@@ -13,6 +13,17 @@ package struct ChildProcess {
         package var termination: Termination
         /// The last bytes the child wrote to stderr (at most `stderrTailBytes`), as text.
         package var stderrTail: String
+        /// What the child wrote to stdout, when it was captured (`Output.captured`); else empty.
+        package var stdout: String = ""
+    }
+
+    /// Where a child's output goes.
+    package enum Output: Sendable, Equatable {
+        /// To our stderr as it is written (the stderr's tail kept): an `exec` step's.
+        case copied
+        /// Kept and not shown: its stdout whole, up to `limit` bytes (`Result.stdout`), and its
+        /// stderr's tail: the runs of `milepost test`, and its `--verify` command.
+        case captured(limit: Int)
     }
 
     /// Why a child could not be started; nothing ran.
@@ -25,7 +36,8 @@ package struct ChildProcess {
 
     /// Spawns `arguments[0]` (looked up in PATH when it has no slash) with `arguments`,
     /// `environment` as its whole environment, in `directory`. Its stdout goes to our stderr (copied
-    /// by us when that is a pipe); its stderr is copied to our stderr and its tail kept. Output
+    /// by us when that is a pipe); its stderr is copied to our stderr and its tail kept; with
+    /// `output` `.captured`, both are kept instead (`Result.stdout`) and nothing is shown. Output
     /// that cannot be written (our stderr closed, its reader gone) is dropped; the child runs on. On task cancellation the child's
     /// process group gets SIGTERM, then SIGKILL after `killGrace` (as it is when cancelled), and this throws `CancellationError`,
     /// unless the child had exited already: then it returns how it ended.
@@ -49,7 +61,7 @@ package struct ChildProcess {
     package static func run(
         _ arguments: [String], environment: [String: String], directory: String,
         killGrace: StopGrace, stderrTailBytes: Int = 4096, secrets: [String] = [], control: ChildControl? = nil,
-        onSpawn: (@Sendable (Int32) async throws -> Void)? = nil
+        output: Output = .copied, onSpawn: (@Sendable (Int32) async throws -> Void)? = nil
     ) async throws -> Result {
         let redactor = Redactor(secrets)
         try Task.checkCancellation()
@@ -68,7 +80,8 @@ package struct ChildProcess {
         // stderr is framed (`--log-format json`). A terminal or a file it gets directly.
         let stdout: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
         do {
-            let throughUs = StandardStream.error.hasReaderThatCanLeave || !redactor.isEmpty || StandardStream.errorIsFramed
+            let throughUs = output != .copied || StandardStream.error.hasReaderThatCanLeave || !redactor.isEmpty
+                || StandardStream.errorIsFramed
             stdout = throughUs ? try Spawn.pipe(for: program) : nil
         } catch {
             try? stderr.readEnd.close()
@@ -78,7 +91,7 @@ package struct ChildProcess {
             throw error
         }
         let watch = ChildWatch(
-            stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes, redactor: redactor,
+            stderr: stderr.readEnd, stdout: stdout?.readEnd, tailLimit: stderrTailBytes, redactor: redactor, output: output,
             control: control.flatMap { control in controlPipe.map { (control, $0.readEnd) } })
         let gate: Spawn.Gate
         do {

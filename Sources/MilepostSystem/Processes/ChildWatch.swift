@@ -20,6 +20,8 @@ final class ChildWatch: Sendable {
         var continuation: CheckedContinuation<ChildProcess.Result, any Error>?
         var outcome: Result<ChildProcess.Result, any Error>?
         var tail: [UInt8] = []
+        /// The child's stdout, when it is captured.
+        var captured: [UInt8] = []
         var reaped = false
         /// Set by `cancel`: when the group gets SIGKILL if the leader is still unreaped.
         var killDeadline: DispatchTime?
@@ -32,6 +34,8 @@ final class ChildWatch: Sendable {
     }
 
     private let tailLimit: Int
+    /// Whether the output is copied to our stderr or kept.
+    private let output: ChildProcess.Output
     /// Masks secrets in what is copied and in the tail.
     private let redactor: Redactor
     private let state = Mutex(State())
@@ -42,13 +46,14 @@ final class ChildWatch: Sendable {
 
     /// Prepares to watch a child whose stderr is read from `stderr` and, when given, its stdout from
     /// `stdout` (the watch closes both); both are copied to our stderr with `redactor`'s secrets
-    /// masked, the stderr's tail kept. With `control`, its lines are read from `controlInput`
-    /// (closed at its end too). `start` starts the child.
+    /// masked, or kept when `output` says so, the stderr's tail kept. With `control`, its lines are
+    /// read from `controlInput` (closed at its end too). `start` starts the child.
     init(
-        stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int, redactor: Redactor,
+        stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int, redactor: Redactor, output: ChildProcess.Output = .copied,
         control: (ChildControl, input: FileDescriptor)? = nil
     ) {
         self.tailLimit = max(0, tailLimit)
+        self.output = output
         self.redactor = redactor
         self.outputs = (stdout == nil ? 1 : 2) + (control == nil ? 0 : 1)
         self.control = control?.0
@@ -129,14 +134,21 @@ final class ChildWatch: Sendable {
         }
     }
 
-    /// Copies `descriptor` to our stderr until its end; the copy goes on when our stderr is
-    /// gone, so the child never blocks on a full pipe.
+    /// Copies `descriptor` to our stderr (or, captured, keeps a stdout) until its end; the copy
+    /// goes on when our stderr is gone, so the child never blocks on a full pipe.
     private func copyOutput(from descriptor: FileDescriptor, keepingTail: Bool) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var redactor = self.redactor
         var lines = StandardStream.Lines()
         func copy(_ chunk: ArraySlice<UInt8>) {
-            lines.write(chunk)
+            switch output {
+            case .copied:
+                lines.write(chunk)
+            case .captured(let limit) where !keepingTail:
+                state.withLock { $0.captured.append(contentsOf: chunk.prefix(max(0, limit - $0.captured.count))) }
+            case .captured:
+                break
+            }
             guard keepingTail else { return }
             state.withLock { state in
                 state.tail.append(contentsOf: chunk)
@@ -177,7 +189,10 @@ final class ChildWatch: Sendable {
             let outcome: Result<ChildProcess.Result, any Error> =
                 if state.cancelledWhileRunning { .failure(CancellationError()) }
                 else if let spawnFailure { .failure(spawnFailure) }
-                else { .success(ChildProcess.Result(termination: termination, stderrTail: tail)) }
+                else {
+                    .success(ChildProcess.Result(
+                        termination: termination, stderrTail: tail, stdout: String(decoding: state.captured, as: UTF8.self)))
+                }
             defer { state.continuation = nil }
             state.outcome = outcome
             return (state.continuation, outcome, tail)

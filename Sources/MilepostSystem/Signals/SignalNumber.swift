@@ -10,4 +10,6 @@ package enum SignalNumber {
     package static let quit = SIGQUIT
     /// `SIGHUP`, 1: the terminal closed.
     package static let hangUp = SIGHUP
+    /// `SIGKILL`, 9: `kill -9`, which nothing can catch (what `milepost test` kills its trials with).
+    package static let kill = SIGKILL
 }

@@ -84,4 +84,37 @@ import TiTiKit
             return [dailys.count(where: \.isEmpty), dailys.count { $0.totalTime > 57_600 }]
         }
     }
+
+    /// Every commit point of the upgrades from 2.0 and 2.1 to 2.7 (the launch's and the background
+    /// run's steps in one run; from 2.0, `removeEmptyDailys` in batches of 2 so that it commits
+    /// several cursors, then `capRunawayDailys`): the run stopped there as a crash would, the
+    /// store reopened from disk, the next run resuming with the app's policy (`.retry`) ends with
+    /// the very dailys of the uninterrupted upgrade.
+    @Test func removeEmptyDailysAndTheCapPassEveryInterruption() async throws {
+        let shipped = try String(contentsOfFile: TiTiFixture.sample + "/milepost.yaml", encoding: .utf8)
+        let manifest = shipped.replacingOccurrences(of: "phase: background}", with: "phase: background, with: {batch: 2}}")
+        try #require(manifest != shipped)
+        let paths = UpgradePaths(manifest: manifest) { TiTiLaunch.registry(for: DailyFile(inDataDirectory: $0)) }
+        let tested = try await paths.interruptions(
+            from: ["2.0", "2.1"], to: "2.7", options: TiTiLaunch.runOptions(phase: .background)
+        ) { scenario, installedAt in
+            guard let installedAt else { return }  // a new user has no dailys
+            let file = DailyFile(inDataDirectory: scenario.directory)
+            try FileManager.default.copyItem(atPath: TiTiFixture.sample + "/dailys.json", toPath: file.path)
+            if installedAt == "2.1" { try file.save(try file.load().filter { !$0.isEmpty }) }  // 2.1 removed the empty ones
+        } appState: { scenario in
+            let file = DailyFile(inDataDirectory: scenario.directory)
+            return FileManager.default.fileExists(atPath: file.path) ? try file.load() : []
+        }
+        for path in tested {
+            let cursors = path.points.filter { $0.kind == .cursor && $0.step == "2.1/removeEmptyDailys" }
+            // Users of 2.1 had its cleanup: their upgrade runs the cap alone.
+            #expect(cursors.count == (path.from == "2.0" ? 4 : 0), "\(path.points)")
+            #expect(path.points.contains { $0.step == "2.7/capRunawayDailys" })
+            #expect(path.trials.count == CrashPoint.trials(in: path.points).count)  // every crash point tried
+            for trial in path.trials {
+                #expect(trial.reached && trial.agrees, "from \(path.from): \(trial.findings.map(\.description))")
+            }
+        }
+    }
 }

@@ -1,0 +1,78 @@
+import ArgumentParser
+
+/// Where each trial of `milepost test` keeps its store (`--store`): a fresh one per trial. `file`
+/// (the default): a directory in the trial's sandbox; `sqlite`: a database file there; a
+/// `postgres://` URL: a schema of its own in that database (`milepost_schema`, the URL's or
+/// `milepost`, with the test's token and the trial's number); a `mysql://` or `mariadb://` URL: a
+/// database of its own beside the URL's. The stores on a server are left there when the test ends
+/// (`onServer`): the stores cannot drop a schema or a database.
+struct TrialStores: Sendable {
+    private enum Kind: Sendable {
+        case file, sqlite
+        /// The URL before its query, and its query's parameters without `milepost_schema`.
+        case postgres(base: String, parameters: [String], schema: String)
+        /// The URL up to its database, the database, and what follows it (`?…`).
+        case mariadb(head: String, database: String, tail: String)
+    }
+
+    private let kind: Kind
+    /// Distinguishes this test's stores on a server from another test's.
+    let token: String
+
+    /// The stores `value` asks for (nil: file); `schemes` are the URL schemes this binary opens.
+    /// - throws: `ValidationError` for a value that names no kind of store a trial can have afresh.
+    init(_ value: String?, schemes: [String], token: String) throws {
+        self.token = token
+        let value = value ?? "file"
+        switch StoreSpec.scheme(of: value) {
+        case nil where value == "file": kind = .file
+        case "sqlite" where value == "sqlite" || value == "sqlite:": kind = .sqlite
+        case let scheme? where ["postgres", "postgresql"].contains(scheme) && value.hasPrefix(scheme + "://"):
+            let (base, query) = value.firstIndex(of: "?").map { (String(value[..<$0]), String(value[value.index(after: $0)...])) }
+                ?? (value, "")
+            let parameters = query.split(separator: "&").map(String.init)
+            let schema = parameters.first { $0.hasPrefix("milepost_schema=") }.map { String($0.dropFirst("milepost_schema=".count)) }
+            kind = .postgres(
+                base: base, parameters: parameters.filter { !$0.hasPrefix("milepost_schema=") }, schema: schema ?? "milepost")
+        case let scheme? where ["mysql", "mariadb"].contains(scheme) && value.hasPrefix(scheme + "://"):
+            let end = value.firstIndex(of: "?") ?? value.endIndex
+            let authority = value.index(value.startIndex, offsetBy: scheme.count + 3)
+            guard let slash = value[authority..<end].lastIndex(of: "/"), value.index(after: slash) < end else {
+                throw ValidationError("--store: name a database in the URL (mysql://user@host/DATABASE): each trial gets one named after it")
+            }
+            kind = .mariadb(
+                head: String(value[...slash]), database: String(value[value.index(after: slash)..<end]), tail: String(value[end...]))
+        default:
+            throw ValidationError(
+                "--store: milepost test makes a fresh store for each trial: give file (the default), sqlite, "
+                    + "or a postgres:// or mysql:// URL (each trial gets a schema or a database of its own)")
+        }
+        if case .file = kind { return }
+        try StoreSpec.check(spec(trial: 0, in: "/"), schemes: schemes)
+    }
+
+    /// The store of trial `number`, whose sandbox is the directory `sandbox`.
+    func spec(trial number: Int, in sandbox: String) -> String {
+        switch kind {
+        case .file: sandbox + "/store"
+        case .sqlite: "sqlite:" + sandbox + "/store.db"
+        case .postgres(let base, let parameters, let schema):
+            base + "?" + (parameters + ["milepost_schema=" + name(schema, trial: number)]).joined(separator: "&")
+        case .mariadb(let head, let database, let tail): head + name(database, trial: number) + tail
+        }
+    }
+
+    /// The schemas or databases a test of `trials` trials leaves on the server, nil for stores in
+    /// the sandboxes (removed with them).
+    func onServer(trials: Int) -> (noun: String, names: [String])? {
+        switch kind {
+        case .file, .sqlite: nil
+        case .postgres(_, _, let schema): ("schemas", (1...max(1, trials)).map { name(schema, trial: $0) })
+        case .mariadb(_, let database, _): ("databases", (1...max(1, trials)).map { name(database, trial: $0) })
+        }
+    }
+
+    private func name(_ base: String, trial number: Int) -> String {
+        "\(base.prefix(40))_t\(token)_\(number)"
+    }
+}
