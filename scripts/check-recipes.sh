@@ -84,6 +84,14 @@ echo "$summary"
 for expected in "### \`milepost.yaml\`: ✅ valid" "### example: 2.0 → 2.7" "| \`2.1/remove-empty-dailys\` | Delete the empty daily records" "| \`2.7/rebuild-monthly-totals\` |"; do
     grep -qF -- "$expected" <<<"$summary" || { echo "recipes: the job summary lacks '$expected'" >&2; exit 1; }
 done
+# An upgrade that does not fit the rollout's deadline fails the job, at the deadline check, with
+# an annotation at the step that makes up most of it (2.7/rebuild-monthly-totals: expected: 20s).
+if failed=$("$bin/python" scripts/run-workflow.py "$hooks/github-actions.yml" manifest "${release[@]}" vars.ROLLOUT_DEADLINE=10s 2>&1); then
+    echo "recipes: the workflow passed with an upgrade over the deadline" >&2; exit 1
+fi
+grep -qF "'The upgrade fits the rollout's deadline' failed with exit status 6" <<<"$failed" \
+    && grep -qE "::error file=milepost\.yaml,line=[0-9]+,title=milepost%3A over the deadline::" <<<"$failed" \
+    || { echo "$failed" >&2; echo "recipes: the workflow did not fail at the deadline check" >&2; exit 1; }
 # A tarball that does not match SHA256SUMS is never unpacked: the job fails at the install.
 mkdir -p "$root/tampered"
 cp "$dist/$tarball" "$root/tampered/"

@@ -21,7 +21,8 @@ struct MilepostCommand: AsyncParsableCommand {
         version: MilepostRelease.description,
         subcommands: [
             Validate.self, PlanCommand.self, Run.self, Wait.self, Status.self, History.self, Versions.self, Steps.self,
-            Revert.self, Baseline.self, Resolve.self, StoreCommand.self, Schema.self, Init.self, New.self, Lock.self, TestCommand.self,
+            Revert.self, Baseline.self, Resolve.self, Approve.self, StoreCommand.self, Schema.self, Init.self, New.self, Lock.self,
+            TestCommand.self,
         ]
     )
 

@@ -36,14 +36,19 @@ enum PreStart {
         (OptionNames.logFormat, { LogFormat(argument: $0) != nil }),
         // Only the pre-start phase: a contract or background run may have steps to run at the stored version.
         (OptionNames.phase, { StepPhase(argument: $0) == .preStart }),
+        // An up-to-date store fits any deadline.
+        (OptionNames.deadline, { DurationText.parse($0) != nil }),
     ]
     /// Flags that change nothing when the store is up to date (`--existing-store` refuses only a store with no state).
     static let flags = [OptionNames.allowDowngrade, OptionNames.existingStore]
     /// `run`'s options the fast path never takes: with them, a run may do more than say "up to date"
     /// (`--metrics-file` is written by the full path, which records the run's metrics; `--labels`, or
     /// `MILEPOST_LABELS`, may bring in steps an earlier run left out below the stored version;
-    /// `--host-store` is a second store to look at).
-    static let declined = [OptionNames.dryRun, OptionNames.metricsFile, OptionNames.labels, OptionNames.hostStore]
+    /// `--host-store` is a second store to look at; `--plan` is a file to check, whose target may be
+    /// the run's; `--history` only matters to a run with steps to run, and may be repeated).
+    static let declined = [
+        OptionNames.dryRun, OptionNames.metricsFile, OptionNames.labels, OptionNames.hostStore, OptionNames.plan, OptionNames.history,
+    ]
 
     /// Every option of `run`, each once: the ones taken, the flags and the ones declined.
     static var names: [String] { options.map(\.name) + flags + declined }

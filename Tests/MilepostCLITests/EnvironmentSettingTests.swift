@@ -75,6 +75,25 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(work.exists("host/state.json"))
         },
+        "MILEPOST_DEADLINE": { work in
+            try work.write("migrations:\n  1: [{name: exec, expected: 10m, with: {command: [sh, -c, 'echo 1 >> ran']}}]\n", to: "milepost.yaml")
+            let result = try work.milepost(["MILEPOST_DEADLINE": "1s"]).run("run", "--to", "1")
+            #expect(result.status == 6, "\(result.stderr)")
+            #expect(!work.exists("ran"))
+        },
+        "MILEPOST_HISTORY": { work in
+            #expect(try work.milepost.run("run", "--to", "1", "--store", "staging").status == 0)
+            // Known from the staging store's journal, the step does not fit 1 ms; unknown, it would start.
+            let result = try work.milepost(["MILEPOST_HISTORY": "staging"]).run("run", "--to", "1", "--deadline", "1ms")
+            #expect(result.status == 6, "\(result.stderr)")
+            #expect(try work.read("ran") == "1\n", "only the staging run ran it")
+        },
+        "MILEPOST_PLAN": { work in
+            #expect(try work.milepost.run("plan", "--to", "2", "--out", "reviewed.json").status == 0)
+            let result = try work.milepost(["MILEPOST_PLAN": "reviewed.json"]).run("run")
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try work.read("ran") == "1\n2\n")
+        },
         "MILEPOST_DRY_RUN": { work in
             let result = try work.milepost(["MILEPOST_DRY_RUN": "1"]).run("run", "--to", "1")
             #expect(result.status == 0, "\(result.stderr)")
@@ -160,6 +179,7 @@ import Testing
         "MILEPOST_DRY_RUN": "maybe", "MILEPOST_LOCK_TIMEOUT": "30", "MILEPOST_TERMINATION_GRACE": "soon",
         "MILEPOST_PROGRESS_INTERVAL": "5", "MILEPOST_ALLOW_DOWNGRADE": "2", "MILEPOST_EXISTING_STORE": "sure", "MILEPOST_FORMAT": "xml",
         "MILEPOST_LOG_LEVEL": "loud", "MILEPOST_LOG_FORMAT": "yaml", "MILEPOST_PHASE": "later", "MILEPOST_HOST_STORE": nil,
+        "MILEPOST_DEADLINE": "90", "MILEPOST_HISTORY": nil, "MILEPOST_PLAN": nil,
     ]
 
     /// The variables `run --help` names.

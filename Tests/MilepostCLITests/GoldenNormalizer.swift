@@ -28,8 +28,7 @@ struct GoldenNormalizer {
         text = text.replacing(#/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3}Z|[+-]\d{4})/#, with: "<time>")
         text = text.replacing(#/\d+ (s|min|h|days) ago/#, with: "<age> ago")
         text = text.replacing(#/\b(\d+ h \d\d min|\d+ min \d\d s|\d+\.\d s|\d+ ms)\b/#, with: "<duration>")
-        text = text.replacing(#/"duration_ms" : \d+/#, with: #""duration_ms" : <ms>"#)
-        text = text.replacing(#/"waited_ms" : \d+/#, with: #""waited_ms" : <ms>"#)
+        text = text.replacing(#/"(duration|median|p95|max|waited)_ms" : \d+/#) { #""\#($0.output.1)_ms" : <ms>"# }
         text = text.replacing(#/"milepost" : \{[^}]*\}/#, with: #""milepost" : <release>"#)
         // A step's process group: the machine's boot and pid namespace, and the group (a pid).
         text = text.replacing(#/"boot_id" : "[^"]*"/#, with: #""boot_id" : "<boot>""#)

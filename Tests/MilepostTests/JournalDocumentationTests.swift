@@ -49,6 +49,7 @@ import Testing
         record.durationMs = 1; record.error = "e"; record.outcome = .succeeded; record.host = "h"
         record.pid = 1; record.previousRun = "p"; record.cursor = "c"; record.stderr = "s"
         record.completed = 1; record.total = 2; record.message = "m"; record.phase = .background
+        record.fingerprint = "f"; record.by = "b"; record.plan = "p"
         let unset = Mirror(reflecting: record).children.filter { child in
             let value = Mirror(reflecting: child.value)
             return value.displayStyle == .optional && value.children.isEmpty

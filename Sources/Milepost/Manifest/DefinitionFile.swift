@@ -15,13 +15,14 @@ public struct DefinitionFile: Sendable, Equatable {
     /// Reads the file `name` names, relative to `directory` (the manifest's).
     init(name: String, directory: String) {
         self.name = name
-        let path = ManifestRelativePath.resolve(name, in: directory)
-        if let bytes = try? RegularFileReader.contents(path: PathText.filePath(path), maxBytes: Self.maxBytes) {
-            var hash = FNV1a()
-            bytes.withUnsafeBufferPointer { hash.add($0) }
-            digest = hash.hex
-        } else {
-            digest = nil
-        }
+        digest = Self.digest(path: ManifestRelativePath.resolve(name, in: directory))
+    }
+
+    /// FNV-1a of the bytes of the file at `path` (at most `maxBytes`); nil when it cannot be read.
+    static func digest(path: String) -> String? {
+        guard let bytes = try? RegularFileReader.contents(path: PathText.filePath(path), maxBytes: maxBytes) else { return nil }
+        var hash = FNV1a()
+        bytes.withUnsafeBufferPointer { hash.add($0) }
+        return hash.hex
     }
 }

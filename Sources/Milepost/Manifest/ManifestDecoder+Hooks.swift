@@ -23,7 +23,10 @@ extension ManifestDecoder {
                 continue
             }
             hooks[phase] = steps(value, threshold: .zero, thresholdText: phase.rawValue).filter { hook in
-                let refused = [("late", hook.late != nil), ("replaces", hook.replaces != nil), ("repeat", hook.repeats != nil)]
+                let refused = [
+                    ("late", hook.late != nil), ("replaces", hook.replaces != nil), ("repeat", hook.repeats != nil),
+                    ("expected", hook.expected != nil), ("requires", hook.requiresApproval),
+                ]
                     .filter(\.1).map(\.0)
                 for key in refused {
                     error("hook \(hook.id): '\(key)' applies only to steps under 'migrations'", at: hook.location)

@@ -1,7 +1,8 @@
 import MilepostSystem
 import MilepostYAML
 
-// The keys that place a step in a rollout: `phase:` (which run runs it) and `scope:` (which store records it).
+// The keys that place a step in a rollout: `phase:` (which run runs it), `scope:` (which store
+// records it) and `requires:` (what it waits for).
 extension ManifestDecoder {
     /// `phase: pre-start | contract | background`.
     mutating func phase(_ node: YAMLNode) -> StepPhase? {
@@ -34,6 +35,11 @@ extension ManifestDecoder {
     /// `scope: fleet | host`.
     mutating func scope(_ node: YAMLNode) -> StepScope? {
         enumValue(node, key: "scope", StepScope.self)
+    }
+
+    /// `requires: approval`.
+    mutating func requirement(_ node: YAMLNode) -> StepRequirement? {
+        enumValue(node, key: "requires", StepRequirement.self)
     }
 
     private mutating func enumValue<Value: RawRepresentable & CaseIterable>(

@@ -40,7 +40,7 @@ struct ManifestDecoder {
     }
 
     static let topLevelKeys = ["app", "baseline", "migrations", "late", "upgrade_from", "stops", "secrets", "variables", "hooks"]
-    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert", "labels", "when", "phase", "after", "scope"]
+    static let stepKeys = ["name", "id", "with", "timeout", "retries", "idempotent", "resumable", "description", "late", "replaces", "repeat", "revert", "labels", "when", "phase", "after", "scope", "expected", "requires"]
 
     // MARK: - Document
 
@@ -208,7 +208,8 @@ struct ManifestDecoder {
             late: fields.late, replaces: fields.replaces.map { Self.fullID($0, thresholdText: thresholdText) },
             repeats: fields.repeats,
             labels: fields.labels, when: fields.when, phase: fields.phase ?? .preStart,
-            runsAfterBackground: fields.after != nil, scope: fields.scope ?? .fleet, location: nameLocation,
+            runsAfterBackground: fields.after != nil, scope: fields.scope ?? .fleet,
+            expected: fields.expected, requiresApproval: fields.requires == .approval, location: nameLocation,
             definitionFiles: files, definition: shared, with: fields.with, parameterDecoder: parameterDecoder, revert: revert, secrets: secrets,
             unsetVariables: unsetVariables)
     }
@@ -232,6 +233,8 @@ struct ManifestDecoder {
         /// `after:` and where it is written.
         var after: (StepPhase, SourceLocation)?
         var scope: StepScope?
+        var expected: Duration?
+        var requires: StepRequirement?
     }
 
     private mutating func readField(_ key: YAMLNode, _ value: YAMLNode, into fields: inout StepFields) {
@@ -244,18 +247,9 @@ struct ManifestDecoder {
             } else if value.coreValue != .null {
                 error("'with' must be a mapping of parameters", at: value)
             }
-        case "timeout":
-            guard let text = string(value, what: "'timeout'") else { return }
-            do {
-                let duration = try DurationText.read(text)
-                if duration > .zero {
-                    fields.timeout = duration
-                } else {
-                    error("invalid timeout '\(text)': a timeout must be longer than zero", at: value)
-                }
-            } catch let invalid {
-                error("invalid timeout '\(text)': \(invalid)", at: value)
-            }
+        case "timeout": fields.timeout = positiveDuration(value, key: "timeout", what: "a timeout")
+        case "expected": fields.expected = positiveDuration(value, key: "expected", what: "an expected duration")
+        case "requires": fields.requires = requirement(value)
         case "retries":
             guard let text = string(value, what: "'retries'") else { return }
             if case .int(let count) = value.coreValue, (0...100).contains(count) {
@@ -358,6 +352,22 @@ struct ManifestDecoder {
             return nil
         }
         return text
+    }
+
+    /// A duration longer than zero under `key` (`timeout:`, `expected:`); nil (and an error) otherwise.
+    private mutating func positiveDuration(_ node: YAMLNode, key: String, what: String) -> Duration? {
+        guard let text = string(node, what: "'\(key)'") else { return nil }
+        do {
+            let duration = try DurationText.read(text)
+            guard duration > .zero else {
+                error("invalid \(key) '\(text)': \(what) must be longer than zero", at: node)
+                return nil
+            }
+            return duration
+        } catch let invalid {
+            error("invalid \(key) '\(text)': \(invalid)", at: node)
+            return nil
+        }
     }
 
     /// A `true` or `false` scalar under `key`; nil (and an error) otherwise.

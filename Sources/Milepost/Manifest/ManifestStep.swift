@@ -43,6 +43,12 @@ public final class ManifestStep: Sendable {
     public let runsAfterBackground: Bool
     /// `scope:`: recorded once for the fleet (`--store`) or once per host (`--host-store`); `.fleet` by default.
     public let scope: StepScope
+    /// `expected:`: how long the step is expected to take, when the manifest says; the budgets of
+    /// `plan --deadline` and `run --deadline` use it where no run of the step is recorded (`StepDurations`).
+    public let expected: Duration?
+    /// `requires: approval`: a run stops before the step until `milepost approve` journals an
+    /// approval of it as it is now (`StepApprovals`).
+    public let requiresApproval: Bool
     /// Where the step is written in the manifest.
     public let location: SourceLocation
     /// A digest of the entry (name, parameters, a `host` scope), the registered revision and the
@@ -98,7 +104,7 @@ public final class ManifestStep: Sendable {
         id: String, threshold: Version, name: String, description: String?, timeout: Duration?, retries: Int,
         idempotent: Bool, resumable: Bool = false, late: LatePolicy? = nil, replaces: String? = nil, repeats: RepeatPolicy? = nil,
         labels: [String] = [], when: StepCondition? = nil, phase: StepPhase = .preStart, runsAfterBackground: Bool = false,
-        scope: StepScope = .fleet, location: SourceLocation,
+        scope: StepScope = .fleet, expected: Duration? = nil, requiresApproval: Bool = false, location: SourceLocation,
         definitionFiles: [DefinitionFile] = [], definition: SharedDefinition, with: YAMLNode?, parameterDecoder: YAMLNodeDecoder,
         revert: StepRevert? = nil,
         secrets: SecretValues, unsetVariables: [Diagnostic] = []
@@ -119,6 +125,8 @@ public final class ManifestStep: Sendable {
         self.runsAfterBackground = runsAfterBackground
         self.scope = scope
         self.repeats = repeats
+        self.expected = expected
+        self.requiresApproval = requiresApproval
         self.location = location
         self.definitionFiles = definitionFiles
         self.sharedDefinition = definition

@@ -33,6 +33,18 @@ public struct Plan: Sendable {
         /// Due, but of a phase this run does not run (`StepPhase`): a contract step waiting for the
         /// rollout, a background step waiting for the background runner.
         case waiting
+        /// Due, and `requires: approval` without one (`StepApprovals`): a run stops before it until
+        /// `milepost approve` records one.
+        case awaitingApproval = "awaiting-approval"
+
+        /// Work this run has ahead: the step runs in it (pending, interrupted, running), or stops
+        /// it until approved.
+        public var isAhead: Bool {
+            switch self {
+            case .pending, .interrupted, .running, .awaitingApproval: true
+            case .completed, .aboveTarget, .skipped, .reverted, .outOfScope, .waiting: false
+            }
+        }
     }
 
     public struct Entry: Sendable {
@@ -84,6 +96,8 @@ public struct Plan: Sendable {
         /// Completed in the store of the other scope (`StepScope`): it ran as a `ranAs` step and
         /// its `scope:` changed since. A run refuses (`Plan.scopeMoved`).
         case scopeMoved(ranAs: StepScope)
+        /// Due, and `requires: approval` without an approval that lets it start in this run.
+        case awaitingApproval
 
         func text(threshold: Version) -> String {
             switch self {
@@ -126,6 +140,7 @@ public struct Plan: Sendable {
             case .scopeMoved(let ranAs):
                 "ran as a \(ranAs.rawValue) step (recorded in the \(ranAs.rawValue) store), and its scope changed since: "
                     + "a run refuses while it does"
+            case .awaitingApproval: "requires approval: a run stops before it until 'milepost approve' records one of it as it is now"
             }
         }
     }
@@ -143,6 +158,8 @@ public struct Plan: Sendable {
     /// For a manifest with `scope: host` steps: the version the host store starts from (its
     /// stored version, or the manifest's baseline on a new host); nil without host steps.
     public var hostFrom: Version? = nil
+    /// The approvals recorded for the `requires: approval` steps, as they apply to this run.
+    public var approvals = StepApprovals()
 
     /// The late steps (added at or below the stored version after the store reached it), whatever their policy.
     public var late: [Entry] { entries.filter { $0.late != nil } }
@@ -157,12 +174,21 @@ public struct Plan: Sendable {
     /// The steps that will run, in order (a running step too: it is not complete yet). A step of a
     /// phase this run does not run is not among them, even when it is in progress (a background
     /// step the background runner runs or was stopped in).
+    /// A step awaiting approval (`Status.awaitingApproval`) is among them: it is work ahead.
     public var pending: [ManifestStep] {
         // Without copying the entries kept (each a few retains): the runner asks for 100k-step plans.
-        entries.compactMap { entry in
-            (entry.status == .pending || entry.status == .interrupted || entry.status == .running) && admits(entry.step)
-                ? entry.step : nil
-        }
+        entries.compactMap { entry in entry.status.isAhead && admits(entry.step) ? entry.step : nil }
+    }
+
+    /// The first step of `pending` that awaits approval: a run stops before it; nil when none does.
+    public var approvalGate: Entry? {
+        entries.first { $0.status == .awaitingApproval && admits($0.step) }
+    }
+
+    /// The steps a run runs now: `pending` up to the step awaiting approval, when one does.
+    public var runnable: [ManifestStep] {
+        guard let gate = approvalGate?.step else { return pending }
+        return Array(pending.prefix { $0 !== gate })
     }
 
     /// Steps due for a run of another phase (`Status.waiting`), in run order; with the contract

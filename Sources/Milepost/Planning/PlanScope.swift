@@ -65,7 +65,7 @@ extension Plan {
     /// Why a step that will run is in scope (`labels eu match --labels 'eu'`, `when: upgrade, and
     /// this run is an upgrade`); nil for other entries and for steps no label or condition chooses.
     public func inclusion(of entry: Entry) -> String? {
-        guard entry.status == .pending || entry.status == .interrupted || entry.status == .running else { return nil }
+        guard entry.status.isAhead else { return nil }
         return scope.inclusion(of: entry.step)
     }
 

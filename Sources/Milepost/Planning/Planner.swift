@@ -15,9 +15,12 @@ public enum Planner {
     ///     `.outOfScope`.
     ///   - host: the host store's records, for the `scope: host` steps (`StepScope`); nil: they are
     ///     planned as on a host that has run none (a new host), from the manifest's baseline.
+    ///   - approvals: the approvals recorded for `requires: approval` steps: a step due without
+    ///     one that applies is `.awaitingApproval` (`StepApprovals.gate(_:)`, the last rule).
     public static func plan(
         _ manifest: Manifest, state: StoredState?, from: Version, origin: Plan.Origin, to target: Version,
-        lockHolder: LockHolder? = nil, lateFloor: Version? = nil, scope: PlanScope = PlanScope(), host: StoreRecords? = nil
+        lockHolder: LockHolder? = nil, lateFloor: Version? = nil, scope: PlanScope = PlanScope(), host: StoreRecords? = nil,
+        approvals: StepApprovals = StepApprovals()
     ) -> Plan {
         let fleet = StoreRecords(state: state, from: from, lateFloor: lateFloor, lockHolder: lockHolder)
         let host = host ?? StoreRecords(state: nil, from: manifest.baseline)
@@ -43,12 +46,15 @@ public enum Planner {
                 state: records.state, lockHolder: records.lockHolder, late: late, scope: scope)
             return Plan.Entry(step: step, status: status, why: why)
         }
-        let entries = orderedAfterBackground(planned)
-        return Plan(
+        var entries = orderedAfterBackground(planned)
+        if manifest.steps.contains(where: \.requiresApproval) { entries = entries.map(approvals.gate) }
+        var plan = Plan(
             from: from, origin: origin, to: target, entries: entries,
             requiredStop: origin == .baseline ? nil : manifest.upgradePath.requiredStop(from: from, to: target)
                 ?? unfinishedBackground(entries, path: manifest.upgradePath, from: from, to: target, scope: scope),
             scope: scope, hostFrom: manifest.steps.contains { $0.scope == .host } ? host.from : nil)
+        plan.approvals = approvals
+        return plan
     }
 
     /// What a store records, as the planner reads it: its state, the version a run on it starts
@@ -69,14 +75,14 @@ public enum Planner {
         var completed: Set<String> { Set(state?.completed.map(\.id) ?? []) }
     }
 
-    /// The background steps of `entries` that are not finished (waiting, pending, interrupted or
-    /// running) at or below `version`: what a required stop's background kind and `after:
+    /// The background steps of `entries` that are not finished (waiting, or ahead: pending,
+    /// interrupted, running or awaiting approval) at or below `version`: what a required stop's background kind and `after:
     /// background` wait for. A background step that never runs here (skipped, out of scope) is no
     /// reason to wait.
     private static func unfinishedBackground(_ entries: [Plan.Entry], atOrBelow version: Version) -> [Plan.Entry] {
         entries.filter { entry in
             entry.step.phase == .background && entry.step.threshold <= version
-                && [.waiting, .pending, .interrupted, .running].contains(entry.status)
+                && (entry.status == .waiting || entry.status.isAhead)
         }
     }
 

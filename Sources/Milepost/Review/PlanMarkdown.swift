@@ -12,7 +12,7 @@ public enum PlanMarkdown {
         case .given: "given"
         }
         let app = manifest.app.map { "\($0.markdownEscaped): " } ?? ""
-        let pending = plan.entries.filter { [.pending, .interrupted, .running].contains($0.status) }
+        let pending = plan.entries.filter { $0.status.isAhead }
         var lines = [
             "### \(app)\(plan.from.text.markdownEscaped) → \(plan.to.text.markdownEscaped)",
             "",
@@ -42,7 +42,7 @@ public enum PlanMarkdown {
         if !warnings.isEmpty {
             lines += ["", "**Warnings**", ""] + warnings.map { "- ⚠️ " + $0 }
         }
-        let others = plan.entries.filter { ![.pending, .interrupted, .running].contains($0.status) }
+        let others = plan.entries.filter { !$0.status.isAhead }
         if !others.isEmpty {
             lines += [
                 "", "<details><summary>Not run: \(counted(others.count, "step"))</summary>", "",
@@ -67,6 +67,8 @@ public enum PlanMarkdown {
                     + "a run stops there (exit 2) until it is resolved")
             case .running:
                 warnings.append("\(entry.step.id.markdownCode) is running now: a run waits for its lock first")
+            case .awaitingApproval:
+                warnings.append("\(entry.step.id.markdownCode) requires approval: a run stops before it until it is approved")
             default: break
             }
         }

@@ -16,8 +16,9 @@ public struct RunFailure: Error, CustomStringConvertible {
     /// The step (`THRESHOLD/ID`) or hook the failure is about: the one that failed, the one the
     /// run was interrupted in, the interrupted step that blocks runs until it is resolved, the
     /// contract step that raised the compatibility floor above a refused target, the first late
-    /// step under `late: fail`. Nil when none is (a required stop, an unfinished revert, a run
-    /// cancelled between two steps).
+    /// step under `late: fail`, the step a deadline or a missing approval stopped the run before.
+    /// Nil when none is (a required stop, an unfinished revert, a changed plan, a run cancelled
+    /// between two steps).
     public let step: String?
     /// The failure in words, as the journal's `run-finished` record has it (secrets redacted).
     public let description: String
@@ -70,6 +71,15 @@ public struct RunFailure: Error, CustomStringConvertible {
         case .revertUnfinished:
             step = nil
             description = report.reverting.map { RevertError.unfinished(to: $0.to).description } ?? "a revert is unfinished"
+        case .deadlineRefused:
+            step = report.deadlineRefusal?.step
+            description = report.deadlineRefusal?.message ?? "a step no longer fits the deadline"
+        case .awaitingApproval:
+            step = report.plan?.approvalGate?.step.id
+            description = Self.awaitingApproval(step ?? "?")
+        case .planChanged:
+            step = nil
+            description = Self.planChanged(report.planChanges)
         case .upToDate, .succeeded, .downgradeAllowed, .downgradeCompatible, .dryRun:
             preconditionFailure("\(report.outcome) is no failure")
         }
@@ -86,6 +96,16 @@ public struct RunFailure: Error, CustomStringConvertible {
     /// Why a run with late steps under `late: fail` (`ids`) refuses to start.
     static func lateRefusal(_ ids: [String]) -> String {
         "late steps under 'late: fail': \(ids.joined(separator: ", "))"
+    }
+
+    /// Why a run stopped before `id`, a `requires: approval` step without an approval.
+    static func awaitingApproval(_ id: String) -> String {
+        "step \(id) requires approval: the run stops before it until an approval of it is recorded"
+    }
+
+    /// Why a run of a reviewed plan refused: what changed since the plan was made.
+    static func planChanged(_ changes: [PlanChange]) -> String {
+        "the plan no longer holds: " + changes.map(\.message).joined(separator: "; ")
     }
 
     /// Why a run whose `before_run` hook `id` failed ran no step.

@@ -14,14 +14,15 @@ struct RunJournal: Sendable {
     func record(
         _ event: JournalRecord.Event, from: Version? = nil, to: Version? = nil, step: String? = nil,
         attempt: Int? = nil, durationMs: Int? = nil, error: String? = nil, outcome: JournalRecord.Outcome? = nil,
-        cursor: String? = nil, stderr: String? = nil, progress: StepProgress? = nil, phase: StepPhase? = nil
+        cursor: String? = nil, stderr: String? = nil, progress: StepProgress? = nil, phase: StepPhase? = nil,
+        fingerprint: String? = nil, by: String? = nil, plan: String? = nil
     ) -> JournalRecord {
         JournalRecord(
             time: Timestamp.now(), run: run, event: event, app: app, from: from?.text, to: to?.text, step: step,
             attempt: attempt, durationMs: durationMs, error: error, outcome: outcome,
             host: ProcessIdentity.host, pid: ProcessIdentity.pid, cursor: cursor, stderr: stderr,
             completed: progress?.completed, total: progress?.total, message: progress?.message,
-            phase: phase == .preStart ? nil : phase)
+            phase: phase == .preStart ? nil : phase, fingerprint: fingerprint, by: by, plan: plan)
     }
 
     /// The `run-finished` record of a run (or revert) refused because `step` was interrupted and
@@ -46,6 +47,9 @@ extension JournalRecord.Outcome {
         case .stopRequired: self = .stopRequired
         case .lateRefused: self = .lateRefused
         case .revertUnfinished: self = .revertUnfinished
+        case .deadlineRefused: self = .deadlineRefused
+        case .awaitingApproval: self = .awaitingApproval
+        case .planChanged: self = .planChanged
         case .dryRun: return nil
         }
     }

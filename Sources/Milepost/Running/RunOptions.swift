@@ -40,6 +40,17 @@ public struct RunOptions: Sendable {
     /// What a run does at an interrupted step that would need `resolve`: stop (`.block`, the
     /// default, exit 2 on the command line) or run it again (`.retry`, for a device with no operator).
     public var interruptedSteps: InterruptedStepPolicy = .block
+    /// How long the run may take, from its start: a step whose budgeted duration (the p95 of its
+    /// recorded runs, else its `expected:`; `StepEstimate.budgeted`) is more than what is left is
+    /// not started, and the run ends `deadlineRefused` before it. Nil: no deadline. Steps nothing is
+    /// known of always start.
+    public var deadline: Duration?
+    /// Other stores whose journals tell how long steps take (a staging store, a CI run's), read
+    /// with this store's for `deadline` (`Runner.stepDurations()`).
+    public var history: [any MilepostStore] = []
+    /// A reviewed plan (`plan --out`): the run runs exactly its steps, or refuses before any with
+    /// what changed since it was made (`planChanged`); with a step awaiting approval it runs none.
+    public var reviewedPlan: PlanFile?
     /// Called as steps start, report progress and finish, for progress output.
     public var onProgress: (@Sendable (RunProgress) -> Void)?
     /// Reached at each commit point of the run, by crash tests only (`milepost test`, MilepostTesting).

@@ -26,6 +26,14 @@ public struct RunReport: Sendable {
         case lateRefused = "late-refused"
         /// A revert is unfinished (`StoredState.reverting`): finish it with `revert` first; nothing ran (exit 2).
         case revertUnfinished = "revert-unfinished"
+        /// A step's budgeted duration no longer fit what was left of `RunOptions.deadline`: the run
+        /// stopped before it, the state as the steps before it left it (`deadlineRefusal`; exit 6).
+        case deadlineRefused = "deadline-refused"
+        /// A `requires: approval` step has no approval (`Plan.approvalGate`): the run ran the steps
+        /// before it and stopped (with a reviewed plan, before any step; exit 8).
+        case awaitingApproval = "awaiting-approval"
+        /// The reviewed plan (`RunOptions.reviewedPlan`) no longer holds: nothing ran (`planChanges`; exit 7).
+        case planChanged = "plan-changed"
 
         /// Whether the run failed: it was asked to bring the store to its target and neither did
         /// nor found it there (a downgrade that was allowed, or a dry run, did what was asked). The
@@ -33,7 +41,8 @@ public struct RunReport: Sendable {
         public var isFailure: Bool {
             switch self {
             case .upToDate, .succeeded, .downgradeAllowed, .downgradeCompatible, .dryRun: false
-            case .failed, .blocked, .downgradeRefused, .interrupted, .stopRequired, .lateRefused, .revertUnfinished: true
+            case .failed, .blocked, .downgradeRefused, .interrupted, .stopRequired, .lateRefused, .revertUnfinished,
+                .deadlineRefused, .awaitingApproval, .planChanged: true
             }
         }
     }
@@ -77,7 +86,18 @@ public struct RunReport: Sendable {
     public internal(set) var refusal: DowngradeRefusal? = nil
     /// For `revertUnfinished`: the revert to finish first.
     public internal(set) var reverting: UnfinishedRevert? = nil
+    /// For `deadlineRefused`: the step the run stopped before, and why.
+    public internal(set) var deadlineRefusal: DeadlineRefusal? = nil
+    /// For `planChanged`: what changed since the reviewed plan was made.
+    public internal(set) var planChanges: [PlanChange] = []
     /// The hooks that ran (`hooks:`), in order; a failed `after_run` or `on_failure` hook does not
     /// change `outcome`.
     public var hooks: [StepResult] = []
+
+    /// The approvals that let the attempted steps that require one start (`StepApprovals`), in order.
+    public var approvals: [StepApprovals.Approval] {
+        guard let plan else { return [] }
+        let attempted = Set(steps.map(\.id))
+        return plan.entries.filter { $0.step.requiresApproval && attempted.contains($0.step.id) }.compactMap { plan.approvals.approval(of: $0.step) }
+    }
 }

@@ -40,6 +40,8 @@ enum RunTelemetry {
             span.attributes["milepost.from"] = report.from.text
             span.attributes["milepost.outcome"] = report.outcome.rawValue
             span.attributes["milepost.run.id"] = report.run
+            span.attributes["milepost.awaiting_approval"] = report.outcome == .awaitingApproval ? report.plan?.approvalGate?.step.id : nil
+            span.attributes["milepost.deadline_refused"] = report.deadlineRefusal?.step
             if report.outcome.isFailure {
                 span.setStatus(SpanStatus(code: .error, message: report.outcome.rawValue))
             }
@@ -82,12 +84,14 @@ enum RunTelemetry {
 
     /// One attempt of `step` as a `milepost.step` span (current while the step's body runs, so
     /// `exec` passes it on as `TRACEPARENT`); records the attempt's duration and outcome.
+    /// `approval`: the approval that let the step start, when it requires one.
     static func attempt(
-        _ step: ManifestStep, number: Int, app: String?,
+        _ step: ManifestStep, number: Int, app: String?, approval: StepApprovals.Approval?,
         _ body: () async -> (StepExecution.Outcome, durationMs: Int)
     ) async -> (StepExecution.Outcome, durationMs: Int) {
         await withSpan(SpanName.step) { span in
             span.attributes["milepost.step.id"] = step.id
+            span.attributes["milepost.step.approved_by"] = approval?.by
             span.attributes["milepost.step.threshold"] = step.threshold.text
             span.attributes["milepost.step.attempt"] = number
             span.attributes["milepost.step.phase"] = step.phase.rawValue

@@ -39,7 +39,10 @@ extension Runner {
         func attempt(_ number: Int) async -> (StepExecution.Outcome, durationMs: Int) {
             guard let position else { return await run(attempt: number) }
             options.onProgress?(.stepStarted(id: step.id, index: position.index, total: position.total, attempt: number))
-            return await RunTelemetry.attempt(step, number: number, app: context.journal.app) { await run(attempt: number) }
+            let approval = step.requiresApproval ? context.approvals.approval(of: step) : nil
+            return await RunTelemetry.attempt(step, number: number, app: context.journal.app, approval: approval) {
+                await run(attempt: number)
+            }
         }
         /// One attempt of the body with its timeout: how it ended, and how long it took. What the
         /// step says enters here, and its secret values are masked here for every place it goes:

@@ -86,6 +86,8 @@ extension Runner {
         case .interrupted(let step):
             try await context.finish(.interrupted, stoppedAt: step)
             return report(.interrupted, steps: results)
+        case .deadlineRefused:
+            preconditionFailure("a revert's steps are applied without a deadline")
         }
         current.version = target
         current.reverting = nil

@@ -13,6 +13,8 @@ extension Runner {
         /// A signal stopped the run: in the step it stopped (whose back-off it may have cut
         /// short), or between two steps (nil).
         case interrupted(RunReport.StepResult?)
+        /// The next step no longer fit the run's deadline (`RunContext.deadline`): not started.
+        case deadlineRefused(DeadlineRefusal)
 
         /// How a run ends at `result`, a step or hook that did not succeed: failed, unless a signal
         /// stopped it (in its attempt or its back-off).
@@ -23,7 +25,8 @@ extension Runner {
 
     /// Applies `steps` in order (their bodies, or with `direction` `.revert` their reverts), each
     /// reported through `options.onProgress` when it ends; stops at the first that does not
-    /// succeed, or before the next step once a signal came. `state` is the state as last committed.
+    /// succeed, or before the next step once a signal came or the step no longer fits the run's
+    /// deadline. `state` is the state as last committed.
     /// `numbering` places the list in a longer one, for progress (`Step 3/7`): the number of its
     /// first step and the total; nil when the list is the whole.
     func applySteps(
@@ -34,6 +37,7 @@ extension Runner {
         let (first, total) = numbering ?? (1, steps.count)
         for (offset, step) in steps.enumerated() {
             guard !Task.isCancelled else { return (results, .interrupted(nil)) }
+            if let refusal = context.deadline?.refusal(of: step) { return (results, .deadlineRefused(refusal)) }
             let result = try await apply(
                 step, direction: direction, position: (first + offset, total), state: &state, in: context)
             results.append(result)

@@ -50,6 +50,7 @@ public struct Runner: Sendable {
 
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
         try refuseFleetStoreAsHostStore()
+        let startedAt = ContinuousClock.now
         let seen = options.dryRun ? nil : try await store.readState()
         if !options.createsStore, try await options.dryRun ? store.readState() == nil : seen == nil {
             throw NewStoreRefused(location: store.location)
@@ -77,11 +78,13 @@ public struct Runner: Sendable {
         }
         let waited = try await waitForBackgroundSteps(manifest, to: target)
         if !waited, let seen, let report = try await upToDateUnlocked(manifest, state: seen, to: target) { return report }
+        let deadline = try await runDeadline(startedAt: startedAt)
         let grace = StopGrace(options.terminationGrace)
         return try await withLock(app: manifest.app, stopGrace: grace) { locked, journal in
             try await withHostLock(manifest, journal: journal) { host in
                 try await runLocked(
-                    manifest, to: target, on: locked, host: host, journal: journal, grace: grace, seenVersion: seen?.version)
+                    manifest, to: target, on: locked, host: host, journal: journal, grace: grace, seenVersion: seen?.version,
+                    deadline: deadline)
             }
         }
     }
@@ -195,11 +198,16 @@ public struct Runner: Sendable {
 
     /// What a run would do, from the stored state; writes nothing and takes no lock.
     public func plan(_ manifest: Manifest, to target: Version) async throws -> Plan {
+        try await planWithState(manifest, to: target).plan
+    }
+
+    /// `plan(_:to:)`, with the state it was made from.
+    func planWithState(_ manifest: Manifest, to target: Version) async throws -> (plan: Plan, state: StoredState?) {
         try refuseFleetStoreAsHostStore()
         try refuseStepsTheStoreCannotRun(manifest)
         let state = try await store.readState()
-        return try await plan(
-            manifest, state: state, to: target, lockHolder: try await store.lockHolder(), host: try await readHostView(manifest))
+        return (try await plan(
+            manifest, state: state, to: target, lockHolder: try await store.lockHolder(), host: try await readHostView(manifest)), state)
     }
 
     /// Plans from the stored version, or the manifest's baseline when nothing is stored. Every
@@ -219,7 +227,7 @@ public struct Runner: Sendable {
             scope: PlanScope(
                 labels: options.labels, freshInstall: try await isFreshInstall(manifest, state: state), phase: options.phase,
                 recordsFreshInstall: options.freshInstall == .record),
-            host: try await hostRecords(manifest, host))
+            host: try await hostRecords(manifest, host), approvals: try await approvals(manifest, state: state))
     }
 
     // MARK: - Deciding
@@ -231,6 +239,7 @@ public struct Runner: Sendable {
         case blocked(InProgressStep)
         case revertUnfinished(UnfinishedRevert)
         case upToDate
+        case planChanged([PlanChange])
         case run([ManifestStep])
     }
 
@@ -258,7 +267,13 @@ public struct Runner: Sendable {
         }
         if let reverting = state?.reverting { return .revertUnfinished(reverting) }
         if state != nil, plan.from == plan.to, plan.pending.isEmpty { return .upToDate }
-        return .run(plan.pending)
+        // A reviewed plan runs exactly its steps, all of them approved, or none.
+        if let reviewed = options.reviewedPlan {
+            let changes = reviewed.changes(since: plan, state: state, manifest: manifest)
+            return changes.isEmpty ? .run(plan.approvalGate == nil ? plan.pending : []) : .planChanged(changes)
+        }
+        // Up to the first step awaiting approval, where the run stops.
+        return .run(plan.runnable)
     }
 
     private func dryRun(
@@ -275,12 +290,14 @@ public struct Runner: Sendable {
         case .blocked(let running): (.blocked, running)
         case .revertUnfinished: (.revertUnfinished, nil)
         case .upToDate: (.upToDate, nil)
+        case .planChanged: (.planChanged, nil)
         case .run: (.dryRun, nil)
         }
         var report = RunReport(
             outcome: outcome, run: nil, app: manifest.app, from: plan.from, to: target, steps: [], plan: plan,
             interrupted: interrupted, doneByAnotherRunner: false)
         if outcome == .revertUnfinished { report.reverting = state?.reverting }
+        if case .planChanged(let changes) = decision { report.planChanges = changes }
         if case .downgrade = decision {
             report.floor = state?.floor
             report.refusal = downgrade(to: target, from: plan.from, state: state).refusal
@@ -303,7 +320,7 @@ public struct Runner: Sendable {
 
     private func runLocked(
         _ manifest: Manifest, to target: Version, on locked: any LockedStore, host: (any LockedStore)?, journal: RunJournal,
-        grace: StopGrace, seenVersion: Version?
+        grace: StopGrace, seenVersion: Version?, deadline: RunDeadline?
     ) async throws -> RunReport {
         let state = try await readStateWaitingForOrphanedStep(locked)
         // Under its lock when the run records host steps; else only read, for what it says about the manifest.
@@ -321,11 +338,11 @@ public struct Runner: Sendable {
         let points = CommitPoints(trap: options.commitTrap)
         let context = RunContext(
             locked: locked, journal: journal, points: points, grace: grace, from: plan.from, to: target,
-            directory: manifest.directory)
+            directory: manifest.directory, deadline: deadline, approvals: plan.approvals)
         let hostContext = host.map {
             RunContext(
                 locked: $0, journal: journal, points: points, grace: grace, from: plan.hostFrom ?? manifest.baseline,
-                to: target, directory: manifest.directory)
+                to: target, directory: manifest.directory, deadline: deadline, approvals: plan.approvals)
         }
         /// Appends `records`, ending with `run-finished`: the run's `run-finished` commit point (a run
         /// refused at its start appends its `run-started` with it).
@@ -347,7 +364,7 @@ public struct Runner: Sendable {
             hooks += results
             return results.first { $0.status != .succeeded }
         }
-        let started = journal.record(.runStarted, from: plan.from, to: target, phase: options.phase)
+        let started = journal.record(.runStarted, from: plan.from, to: target, phase: options.phase, plan: options.reviewedPlan?.digest)
         switch try decide(plan, state: state, hostState: hostState, manifest: manifest) {
         case .downgrade:
             let (outcome, refusal) = downgrade(to: target, from: plan.from, state: state)
@@ -386,6 +403,14 @@ public struct Runner: Sendable {
             var refused = report(.revertUnfinished)
             refused.reverting = reverting
             return refused
+        case .planChanged(let changes):
+            try await locked.append([
+                started,
+                journal.record(.runFinished, from: plan.from, to: target, error: RunFailure.planChanged(changes), outcome: .planChanged),
+            ])
+            var refused = report(.planChanged)
+            refused.planChanges = changes
+            return refused
         case .upToDate:
             // Planned against this very state and found up to date: the next run with this manifest need not plan.
             if let host, let finished = finishedHostState(hostState), finished != hostState {
@@ -398,6 +423,18 @@ public struct Runner: Sendable {
             return report(.upToDate)
         case .run(let steps):
             try manifest.requireVariables(of: steps)  // before anything is written
+            /// Ends the run before `refusal`'s step, which no longer fits the deadline.
+            func deadlineRefused(_ refusal: DeadlineRefusal, steps results: [RunReport.StepResult]) -> RunReport {
+                var refused = report(.deadlineRefused, steps: results)
+                refused.deadlineRefusal = refusal
+                return refused
+            }
+            // Before anything is written or any hook runs: a first step that does not fit leaves the state as it was.
+            if let first = steps.first, let refusal = deadline?.refusal(of: first) {
+                try await locked.append([started, journal.record(
+                    .runFinished, from: plan.from, to: target, step: first.id, error: refusal.message, outcome: .deadlineRefused)])
+                return deadlineRefused(refusal, steps: [])
+            }
             var current = state ?? StoredState(app: manifest.app, version: plan.from, updatedAt: Timestamp.now())
             current.app = manifest.app ?? current.app
             var hostCurrent = hostState
@@ -408,8 +445,11 @@ public struct Runner: Sendable {
             }
             /// Appends the `run-finished` record to the host store's journal too.
             func finish(_ outcome: JournalRecord.Outcome, stoppedAt step: RunReport.StepResult?) async throws {
-                try await hostContext?.finish(outcome, stoppedAt: step)
-                try await context.finish(outcome, stoppedAt: step)
+                try await finish(outcome, step: step?.id, error: step?.error)
+            }
+            func finish(_ outcome: JournalRecord.Outcome, step: String?, error: String?) async throws {
+                try await hostContext?.finish(outcome, step: step, error: error)
+                try await context.finish(outcome, step: step, error: error)
             }
             if !steps.isEmpty, let failed = try await runHooks(.beforeRun) {
                 let outcome: RunReport.Outcome = if case .failed = StepsEnd(stoppedAt: failed) { .failed } else { .interrupted }
@@ -441,6 +481,13 @@ public struct Runner: Sendable {
             case .interrupted(let step):
                 try await finish(.interrupted, stoppedAt: step)
                 return report(.interrupted, steps: results)
+            case .deadlineRefused(let refusal):
+                try await finish(.deadlineRefused, step: refusal.step, error: refusal.message)
+                return deadlineRefused(refusal, steps: results)
+            }
+            if let gate = plan.approvalGate {
+                try await finish(.awaitingApproval, step: gate.step.id, error: RunFailure.awaitingApproval(gate.step.id))
+                return report(.awaitingApproval, steps: results)
             }
             if !steps.isEmpty { _ = try await runHooks(.afterRun) }
             // A manifest with contract steps declares its other steps compatible with older

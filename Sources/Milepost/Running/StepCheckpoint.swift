@@ -139,11 +139,15 @@ actor StepCheckpoint: AttemptRecord {
     /// the step it `replaces`) out of the completed steps, so a later run runs it again.
     func succeeded(attempt: Int, durationMs: Int) async throws {
         openAttempt = nil
+        // Journaled with the duration too, so that history tells runs of this entry from an earlier one's.
+        var fingerprint: String?
         switch direction {
         case .forward:
+            let current = step.fingerprint
+            fingerprint = current
             // A repeatable step keeps one record, its last: the fingerprint its next run compares with.
             state.recordCompleted(
-                CompletedStep(id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: step.fingerprint),
+                CompletedStep(id: step.id, at: Timestamp.now(), run: journal.run, fingerprint: current),
                 phase: step.phase, replacing: step.repeats != nil)
         case .revert:
             state.clearMarks(of: step.id)
@@ -151,7 +155,8 @@ actor StepCheckpoint: AttemptRecord {
         }
         cursor = nil
         try await end(with: journal.record(
-            direction == .forward ? .stepSucceeded : .revertSucceeded, step: step.id, attempt: attempt, durationMs: durationMs),
+            direction == .forward ? .stepSucceeded : .revertSucceeded, step: step.id, attempt: attempt, durationMs: durationMs,
+            fingerprint: fingerprint),
             unrecorded: .succeeded)
     }
 

@@ -138,6 +138,17 @@ public struct ManifestSchema: Sendable {
                     ("type", .string("string")),
                     ("pattern", .string(Self.durationPattern)),
                 ])),
+                ("expected", .object([
+                    ("description", .string(
+                        "How long the step is expected to take, used by plan --deadline and run --deadline where no run of it is "
+                            + "recorded: numbers with units ms, s, m, h, d.")),
+                    ("type", .string("string")),
+                    ("pattern", .string(Self.durationPattern)),
+                ])),
+                ("requires", .object([
+                    ("description", .string("approval: a run stops before this step until `milepost approve` records an approval of it.")),
+                    ("enum", .array(StepRequirement.allCases.map { .string($0.rawValue) })),
+                ])),
                 ("retries", .object([
                     ("description", .string("Extra attempts after a failure.")),
                     ("type", .string("integer")), ("minimum", .integer(0)), ("maximum", .integer(100)),

@@ -67,6 +67,11 @@ public struct StatusReport: Sendable {
     /// With a target: the store's readiness for it in the phase of the report's runner
     /// (`status --require`): the rule `wait` settles on, and whose floor `run` refuses by.
     public let readiness: Readiness?
+    /// With a manifest and a step running: what the journal says of that step's duration.
+    public var runningEstimate: StepEstimate? = nil
+
+    /// When the running step is expected to end (`RunningStepETA`); nil when none runs or nothing tells.
+    public var runningETA: RunningStepETA? { running.flatMap { RunningStepETA($0, estimate: runningEstimate) } }
 
     /// The side whose step is running right now, in either store.
     private var runningSide: Side? { sides.first { $0.running != nil } }
@@ -128,9 +133,14 @@ extension Runner {
             }
             (orphans, newer) = Self.unknownSteps(of: state, in: manifest, newest: Self.newestVersion(of: manifest, target: target))
         }
-        return StatusReport(
+        var report = StatusReport(
             sides: sides, lastRun: lastRun, takeOver: lastRun.flatMap { LockTakeOver.of(run: $0.run, in: tail) }, plan: plan,
             drift: drift, orphans: orphans, newer: newer, readiness: target.map { Readiness(state, for: $0, phase: options.phase) })
+        // The whole journal, read once, only while a step runs: how long its runs took.
+        if let running = report.running, let step = manifest?.step(id: running.id) {
+            report.runningEstimate = try await stepDurations().estimate(for: step)
+        }
+        return report
     }
 
     /// The end of the journal, back to the last run's start and the record before it (a

@@ -25,6 +25,9 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case hookStarted = "hook-started"
         case hookSucceeded = "hook-succeeded"
         case hookFailed = "hook-failed"
+        /// `milepost approve`: a person approved a `requires: approval` step as it is now (its
+        /// `fingerprint`), `by` whom, for the reviewed `plan` when one was named.
+        case approved
     }
 
     /// How a run (`run-finished`) or a resolution (`resolved`) ended.
@@ -39,6 +42,12 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case lateRefused = "late-refused"
         /// A `run` refused while a revert is unfinished.
         case revertUnfinished = "revert-unfinished"
+        /// A run stopped before a step whose p95 no longer fits what is left of its deadline.
+        case deadlineRefused = "deadline-refused"
+        /// A run stopped before a `requires: approval` step that has no approval.
+        case awaitingApproval = "awaiting-approval"
+        /// A `run --plan` refused: the manifest, the store or the run changed since the plan was made.
+        case planChanged = "plan-changed"
         // resolved
         case done, retry
     }
@@ -71,13 +80,22 @@ public struct JournalRecord: Codable, Sendable, Equatable {
     /// For `run-started`: the run's phase (`run --phase`), and for `step-started`: the step's
     /// `phase:`, when it is not the pre-start phase.
     public var phase: StepPhase?
+    /// For `step-succeeded` and `approved`: the step's fingerprint (`ManifestStep.fingerprint`), which
+    /// tells a run of the step as it is now from a run of an earlier entry (`StepDurations`).
+    public var fingerprint: String?
+    /// For `approved`: who approved (`approve --by`).
+    public var by: String?
+    /// For `approved` and `run-started`: the digest of the reviewed plan (`PlanFile.digest`) the
+    /// approval is for, or the run follows (`run --plan`).
+    public var plan: String?
 
     public init(
         time: Timestamp, run: String, event: Event, app: String? = nil, from: String? = nil,
         to: String? = nil, step: String? = nil, attempt: Int? = nil, durationMs: Int? = nil,
         error: String? = nil, outcome: Outcome? = nil, host: String? = nil, pid: Int32? = nil,
         previousRun: String? = nil, cursor: String? = nil, stderr: String? = nil,
-        completed: Int? = nil, total: Int? = nil, message: String? = nil, phase: StepPhase? = nil
+        completed: Int? = nil, total: Int? = nil, message: String? = nil, phase: StepPhase? = nil,
+        fingerprint: String? = nil, by: String? = nil, plan: String? = nil
     ) {
         self.time = time
         self.run = run
@@ -99,6 +117,9 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         self.total = total
         self.message = message
         self.phase = phase
+        self.fingerprint = fingerprint
+        self.by = by
+        self.plan = plan
     }
 
     enum CodingKeys: String, CodingKey {
@@ -106,14 +127,14 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         case durationMs = "duration_ms"
         case error, outcome, host, pid
         case previousRun = "previous_run"
-        case cursor, stderr, completed, total, message, phase
+        case cursor, stderr, completed, total, message, phase, fingerprint, by, plan
     }
 
     /// Records that must reach the disk before the run goes on.
     public var isDurable: Bool {
         switch event {
         case .stepStarted, .stepSucceeded, .stepFailed, .stepInterrupted, .resolved, .baseline, .lockTakenOver: true
-        case .hookStarted, .hookSucceeded, .hookFailed: true
+        case .hookStarted, .hookSucceeded, .hookFailed, .approved: true
         case .revertStarted, .revertSucceeded, .revertFailed, .revertInterrupted: true
         case .runStarted, .runFinished, .stepProgress: false
         }

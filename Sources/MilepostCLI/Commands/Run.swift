@@ -16,10 +16,20 @@ extension MilepostCommand {
                 130, 129, 131). Progress goes to stderr; when \
                 stderr is not a terminal a long step prints a "still running" line every 10 s.
 
+                --deadline D stops the run before a step whose p95 (from the store's journal and each --history \
+                store; else its expected:) no longer fits what is left of D since the run started, exit \
+                \(ExitStatus.deadline.rawValue), the store as the steps before it left it. --plan FILE runs exactly the \
+                steps of a plan written by `plan --out` (its --to, --labels and --phase too), or refuses before any \
+                step, exit \(ExitStatus.planChanged.rawValue), saying what changed; a store another runner already \
+                brought to the target is up to date, exit 0. A step with requires: approval stops the run before it, \
+                exit \(ExitStatus.awaitingApproval.rawValue), until `milepost approve` records an approval of it.
+
                 Examples:
                   milepost run --to 2.7 --dry-run
                   milepost run --to 2.7 --labels 'eu and not heavy'
                   milepost run --manifest /etc/app/milepost.yaml --to 2.7 && exec app
+                  milepost run --to 2.7 --deadline 4m   # inside a 5 min activeDeadlineSeconds
+                  milepost run --plan plan.json
                 """)
 
         @OptionGroup var manifest: ManifestOptions
@@ -29,6 +39,15 @@ extension MilepostCommand {
         @OptionGroup var target: TargetOption
         @OptionGroup var labels: LabelOptions
         @OptionGroup var phase: PhaseOption
+        @OptionGroup var deadline: DeadlineOption
+        @OptionGroup var history: HistoryOption
+        @Option(
+            name: .customLong(OptionNames.plan),
+            help: ArgumentHelp(
+                "Run exactly the steps of this reviewed plan (`plan --out`), with its --to, --labels and --phase, or refuse "
+                    + "saying what changed \(Setting.help(OptionNames.plan)).",
+                valueName: "file"))
+        var plan: String?
         @Flag(
             name: .customLong(OptionNames.dryRun),
             help: "Show what would run; write nothing, take no lock \(Setting.help(OptionNames.dryRun)).")
@@ -82,7 +101,19 @@ extension MilepostCommand {
         }
 
         /// Refuses an empty or bad variable of `run`'s own options while parsing, with the usage.
-        func validate() throws { _ = try settings() }
+        func validate() throws {
+            _ = try settings()
+            _ = try Setting.value(flag: plan, named: OptionNames.plan, environment: Setting.variable(OptionNames.plan))
+        }
+
+        /// The reviewed plan `--plan` (or `MILEPOST_PLAN`) names; nil when neither names one.
+        /// - throws: `ValidationError` when the file cannot be read or is not a plan file.
+        func reviewedPlan() throws -> PlanFile? {
+            guard let path = try Setting.value(flag: plan, named: OptionNames.plan, environment: Setting.variable(OptionNames.plan)) else {
+                return nil
+            }
+            return try PlanFileReading.read(path)
+        }
 
         /// `run`'s own options, each from its flag, else its variable (`Setting`), else its default.
         func settings() throws -> (options: RunOptions, format: ReportFormat, metricsFile: String?) {
@@ -103,10 +134,14 @@ extension MilepostCommand {
         func run(in context: CommandContext) async throws {
             let hint = CommandHint(store: store.store, manifest: manifest.manifest, hostStore: hostStore.hostStore)
             try await reportingFailures(hint: hint) {
-                let target = try target.required()
                 var (options, format, metricsFile) = try settings()
-                options.labels = try labels.expression
-                options.phase = try phase.resolved
+                options.reviewedPlan = try reviewedPlan()
+                // A reviewed plan's own target, labels and phase, unless given: given, they must be the plan's.
+                let target = try options.reviewedPlan.map { try self.target.resolved() ?? $0.to } ?? self.target.required()
+                options.labels = try labels.expression ?? options.reviewedPlan?.labels.map { try LabelExpression(parsing: $0) }
+                options.phase = try phase.given ?? options.reviewedPlan?.phase ?? .preStart
+                options.deadline = try deadline.resolved
+                options.history = try history.open(in: context)
                 options.manifestInputs = try manifest.inputs(variables)
                 let progress = RunProgressPrinter(colored: Terminal.stderrIsTTY, interactive: Terminal.stderrIsTTY)
                 if format != .json { options.onProgress = progress.handle }
@@ -153,6 +188,17 @@ extension MilepostCommand {
             }
             progress.summarize(report, hint: hint, file: file)
             guard format == .github else { return }
+            for approval in report.approvals { Terminal.workflowCommand(StepAnnotation.approved(approval)) }
+            if report.outcome == .awaitingApproval, let gate = report.plan?.approvalGate {
+                Terminal.workflowCommand(StepAnnotation.awaitingApproval(gate.step, file: file, hint: hint))
+            }
+            if let refusal = report.deadlineRefusal {
+                Terminal.workflowCommand(DiagnosticRenderer.githubError(title: "milepost: \(refusal.step) does not fit the deadline", refusal.message))
+            }
+            if report.outcome == .planChanged {
+                Terminal.workflowCommand(DiagnosticRenderer.githubError(
+                    title: "milepost: the plan changed", report.planChanges.map(\.message).joined(separator: "\n")))
+            }
             let annotation = StepAnnotation(manifest: file, plan: report.plan)
             for step in report.steps {
                 switch step.status {
@@ -175,6 +221,9 @@ extension MilepostCommand {
             case .downgradeRefused: ExitStatus.downgradeRefused.rawValue
             case .stopRequired: ExitStatus.stopRequired.rawValue
             case .lateRefused: ExitStatus.invalidManifest.rawValue
+            case .deadlineRefused: ExitStatus.deadline.rawValue
+            case .planChanged: ExitStatus.planChanged.rawValue
+            case .awaitingApproval: ExitStatus.awaitingApproval.rawValue
             case .interrupted: SignalCancellation.exitStatus(for: signal ?? SignalNumber.terminate)
             }
         }

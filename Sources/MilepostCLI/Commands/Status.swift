@@ -71,6 +71,9 @@ extension MilepostCommand {
                     if let failed = report.failed {
                         Terminal.workflowCommand(annotation.failed(failed.id, error: failed.error, stderr: failed.stderr))
                     }
+                    if let gate = report.plan?.approvalGate, let loaded {
+                        Terminal.workflowCommand(StepAnnotation.awaitingApproval(gate.step, file: loaded.source.path, hint: hint))
+                    }
                 }
                 if check, case .belowFloor = report.readiness { throw ExitStatus.downgradeRefused.exit }
                 if check, !report.isReady { throw ExitStatus.notReady.exit }

@@ -10,7 +10,11 @@ struct LockFileOption: ParsableArguments {
 
     /// The lock file for the manifest at `manifestPath`.
     func path(manifest manifestPath: String) -> String {
-        if let lockFile { return lockFile }
+        lockFile ?? Self.defaultPath(manifest: manifestPath)
+    }
+
+    /// `milepost.lock` beside the manifest at `manifestPath`.
+    static func defaultPath(manifest manifestPath: String) -> String {
         guard let slash = manifestPath.lastIndex(of: "/") else { return "milepost.lock" }
         return manifestPath[...slash] + "milepost.lock"
     }

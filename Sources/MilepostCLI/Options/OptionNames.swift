@@ -21,4 +21,7 @@ enum OptionNames {
     static let labels = "labels"
     static let phase = "phase"
     static let hostStore = "host-store"
+    static let deadline = "deadline"
+    static let history = "history"
+    static let plan = "plan"
 }

@@ -17,9 +17,10 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, github
 }
 
-/// `--format` of `plan`: also Markdown, for a job summary or a pull-request comment.
+/// `--format` of `plan`: also Markdown, for a job summary or a pull-request comment, and GitHub
+/// workflow annotations after the text.
 enum PlanFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, markdown
+    case text, json, markdown, github
 }
 
 /// `--log-format`: how diagnostics are written on stderr.

@@ -15,7 +15,12 @@ struct PhaseOption: ParsableArguments {
 
     /// The flag's phase, else `MILEPOST_PHASE`'s, else pre-start.
     var resolved: StepPhase {
-        get throws { try Setting.value(phase, named: OptionNames.phase) ?? .preStart }
+        get throws { try given ?? .preStart }
+    }
+
+    /// The flag's phase, else `MILEPOST_PHASE`'s; nil when neither gives one.
+    var given: StepPhase? {
+        get throws { try Setting.value(phase, named: OptionNames.phase) }
     }
 }
 

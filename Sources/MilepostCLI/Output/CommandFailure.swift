@@ -30,6 +30,8 @@ enum CommandFailure {
             case .unfinished: ExitStatus.needsResolve.rawValue
             case .notBelow, .nothingStored: ExitStatus.usage.rawValue
             }
+        case let error as Runner.ApprovalError:
+            if case .planChanged = error { ExitStatus.planChanged.rawValue } else { ExitStatus.usage.rawValue }
         case let error as SignalCancellation.Interrupted: error.exitStatus
         default: ExitStatus.stepFailed.rawValue
         }

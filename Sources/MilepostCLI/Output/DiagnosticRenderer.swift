@@ -31,8 +31,21 @@ struct DiagnosticRenderer {
     /// A GitHub Actions `::error file=F,line=L,title=T::message` annotation (the file and line
     /// when known: GitHub shows it on that line of the diff); `message` may span lines.
     static func githubError(title: String, file: String? = nil, line: Int? = nil, _ message: String) -> String {
+        githubAnnotation(.error, title: title, file: file, line: line, message)
+    }
+
+    /// A GitHub Actions annotation of `level` (`::warning file=F,line=L,title=T::message`), at
+    /// `line` of `file` when they are known; `message` may span lines.
+    static func githubAnnotation(
+        _ level: GitHubAnnotation, title: String, file: String? = nil, line: Int? = nil, _ message: String
+    ) -> String {
         let location = (file.map { "file=\(escapeProperty($0))," } ?? "") + (file != nil ? line.map { "line=\($0)," } ?? "" : "")
-        return "::error \(location)title=\(escapeProperty(title))::\(escapeData(message))"
+        return "::\(level.rawValue) \(location)title=\(escapeProperty(title))::\(escapeData(message))"
+    }
+
+    /// The levels of GitHub Actions annotations.
+    enum GitHubAnnotation: String {
+        case error, warning, notice
     }
 
     /// GitHub's escaping of a command's data (`%25`, `%0D`, `%0A`); any other control character is

@@ -70,8 +70,28 @@ struct PlanStepDocument: Encodable {
     var phase: String
     /// The step's `scope:`: `fleet` (recorded in the store) or `host` (in the host store).
     var stepScope: String
+    /// For a step ahead or waiting: its completed attempts as it is now, and those of an earlier entry.
+    var duration: DurationDocument?
+    var editedDuration: DurationDocument?
+    /// The step's `expected:`.
+    var expectedMs: Int?
+    /// `requires: approval`.
+    var requiresApproval: Bool?
+    /// The approval that lets the step start, when it requires one and has one.
+    var approval: ApprovalDocument?
 
-    init(_ entry: Plan.Entry, in plan: Plan) {
+    /// `durations`: what history says, for the steps ahead or waiting; nil: not shown.
+    init(_ entry: Plan.Entry, in plan: Plan, durations: StepDurations? = nil) {
+        if let durations, entry.status.isAhead || entry.status == .waiting {
+            let estimate = durations.estimate(for: entry.step)
+            duration = DurationDocument(estimate.history)
+            editedDuration = DurationDocument(estimate.editedHistory)
+        }
+        expectedMs = entry.step.expected.map(DurationText.milliseconds)
+        if entry.step.requiresApproval {
+            requiresApproval = true
+            approval = plan.approvals.approval(of: entry.step).map(ApprovalDocument.init)
+        }
         phase = entry.step.phase.rawValue
         stepScope = entry.step.scope.rawValue
         late = entry.late?.rawValue
@@ -110,8 +130,15 @@ struct PlanDocument: Encodable {
     var labels: String?
     /// With `--from` (a store at `from`: an upgrade), what a host with no store would be instead.
     var withoutStore: WithoutStoreDocument?
+    /// The first step awaiting approval: a run stops before it.
+    var awaitingApproval: String?
+    /// `--deadline`: the pending work at p95 against it.
+    var deadline: DeadlineDocument?
+    /// `--out`: the plan file written.
+    var planFile: String?
 
-    init(_ plan: Plan, manifest: Manifest) {
+    init(_ plan: Plan, manifest: Manifest, durations: StepDurations? = nil) {
+        awaitingApproval = plan.approvalGate?.step.id
         if plan.origin == .given { withoutStore = WithoutStoreDocument(from: manifest.baseline.text) }
         waiting = plan.waiting.map(\.step.id)
         phase = plan.scope.phase.rawValue
@@ -123,7 +150,7 @@ struct PlanDocument: Encodable {
         to = plan.to.text
         downgrade = plan.isDowngrade
         pending = plan.pending.map(\.id)
-        steps = plan.entries.map { PlanStepDocument($0, in: plan) }
+        steps = plan.entries.map { PlanStepDocument($0, in: plan, durations: durations) }
         labels = plan.scope.labels?.text
     }
 }
@@ -232,8 +259,21 @@ struct RunDocument: Encodable {
     var waiting: [String]?
     /// For a downgrade: the store's compatibility floor, when it has one.
     var floor: CompatibilityFloor?
+    /// For `deadline-refused`: the step the run stopped before.
+    var deadlineRefusal: DeadlineRefusalDocument?
+    /// For `awaiting-approval`: the step the run stopped before.
+    var awaitingApproval: String?
+    /// For `plan-changed`: what changed since the plan was made.
+    var planChanges: [PlanChangeDocument]?
+    /// The approvals of the steps that ran and required one.
+    var approvals: [ApprovalDocument]?
 
     init(_ report: RunReport, exitCode: Int32, signal: Int32?) {
+        deadlineRefusal = DeadlineRefusalDocument(report.deadlineRefusal)
+        awaitingApproval = report.outcome == .awaitingApproval ? report.plan?.approvalGate?.step.id : nil
+        planChanges = report.planChanges.isEmpty ? nil : report.planChanges.map(PlanChangeDocument.init)
+        let approved = report.approvals.map(ApprovalDocument.init)
+        approvals = approved.isEmpty ? nil : approved
         let waiting = report.plan?.waiting.map(\.step.id) ?? []
         self.waiting = waiting.isEmpty ? nil : waiting
         floor = report.floor
@@ -328,8 +368,13 @@ struct StatusDocument: Encodable {
     var waiting: [String]?
     /// The store's compatibility floor, when it has one.
     var floor: CompatibilityFloor?
+    /// The steps awaiting approval (`requires: approval`); absent when none are.
+    var awaitingApproval: [String]?
+    /// When the running step is expected to end.
+    var eta: ETADocument?
 
     init(_ report: StatusReport, app: String?, advice: StatusAdvice) {
+        eta = ETADocument(report.runningETA)
         store = report.store
         floor = report.state?.floor
         self.app = app
@@ -362,6 +407,8 @@ struct StatusDocument: Encodable {
             changed = plan.changed.isEmpty ? nil : plan.changed.map(\.step.id)
             requiredStop = RequiredStopDocument(plan)
             waiting = plan.waiting.isEmpty ? nil : plan.waiting.map(\.step.id)
+            let awaiting = plan.entries.filter { $0.status == .awaitingApproval }.map(\.step.id)
+            awaitingApproval = awaiting.isEmpty ? nil : awaiting
         }
     }
 }

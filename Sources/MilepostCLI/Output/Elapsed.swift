@@ -1,15 +1,10 @@
 import Milepost
+import MilepostSystem
 
 /// Durations and ages for people: `38 ms`, `12.4 s`, `3 min 05 s`; `5 min ago`.
 enum Elapsed {
     /// `milliseconds` in the unit a person reads fastest.
-    static func text(milliseconds: Int) -> String {
-        if milliseconds < 1_000 { return "\(milliseconds) ms" }
-        if milliseconds < 60_000 { return "\(milliseconds / 1_000).\(milliseconds % 1_000 / 100) s" }
-        let seconds = milliseconds / 1_000
-        if seconds < 3_600 { return "\(seconds / 60) min \(twoDigits(seconds % 60)) s" }
-        return "\(seconds / 3_600) h \(twoDigits(seconds / 60 % 60)) min"
-    }
+    static func text(milliseconds: Int) -> String { DurationText.readable(milliseconds: milliseconds) }
 
     /// `3 min ago` for a stored moment, as seen at `now`.
     static func age(of timestamp: Timestamp, now: Timestamp = .now()) -> String {
@@ -23,6 +18,4 @@ enum Elapsed {
         default: "\(seconds / 86_400) days ago"
         }
     }
-
-    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

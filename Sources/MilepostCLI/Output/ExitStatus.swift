@@ -9,6 +9,13 @@ enum ExitStatus: Int32, CaseIterable {
     case downgradeRefused = 3
     case notReady = 4
     case stopRequired = 5
+    /// `plan --deadline`: the pending work at p95 is over the deadline; `run --deadline`: a step no
+    /// longer fit what was left of it, and the run stopped before it.
+    case deadline = 6
+    /// `run --plan`: the reviewed plan no longer holds; nothing ran.
+    case planChanged = 7
+    /// A `requires: approval` step has no approval: the run stopped before it.
+    case awaitingApproval = 8
     /// A bad flag or value, an empty setting (ArgumentParser's `ValidationError` is 64 too).
     case usage = 64
     case invalidManifest = 65
@@ -29,6 +36,9 @@ enum ExitStatus: Int32, CaseIterable {
         case .downgradeRefused: "downgrade refused: --to is below the store's compatibility floor (`run`, `wait`, `status --check`)"
         case .notReady: "`status --check` found pending steps"
         case .stopRequired: "a required stop comes first (`upgrade_from`, `stops`): install that version first"
+        case .deadline: "the deadline does not fit (`plan --deadline`: the pending work at p95; `run --deadline`: the next step)"
+        case .planChanged: "`run --plan`: the plan changed (the manifest, the store, the target); nothing ran"
+        case .awaitingApproval: "a step requires approval: `approve` it, then run again"
         case .usage: "usage"
         case .invalidManifest: "invalid manifest (or a warning under `validate --strict`, a `late: fail` step, or a step `revert` cannot undo)"
         case .manifestNotFound: "manifest not found"

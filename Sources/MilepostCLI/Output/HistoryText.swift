@@ -27,7 +27,9 @@ enum HistoryText {
         let progress = record.completed.map { done in
             (record.total.map { "\(done)/\($0)" } ?? "\(done)") + (record.message.map { ": \($0)" } ?? "")
         }
-        let detail = [range, result, takeover, cursor, progress].compactMap { $0 }.joined(separator: " ")
+        let approval = record.by.map { "approved by \($0)" }
+        let plan = record.plan.map { "plan \($0)" }
+        let detail = [range, result, takeover, cursor, progress, approval, plan].compactMap { $0 }.joined(separator: " ")
         return [
             record.time.text, record.run, record.event.rawValue, record.step ?? "",
             record.attempt.map { "#\($0)" } ?? "", record.durationMs.map { Elapsed.text(milliseconds: $0) } ?? "", detail,

@@ -16,7 +16,8 @@ enum PlanText {
         Terminal.paint("=== upgrade path \(plan.from) → \(plan.to) ===", .bold, colored: colored)
     }
 
-    static func render(_ plan: Plan, app: String?, hint: CommandHint, colored: Bool) -> String {
+    /// `durations`: what history says of the steps ahead (one line under each); nil: not shown.
+    static func render(_ plan: Plan, app: String?, hint: CommandHint, colored: Bool, durations: StepDurations? = nil) -> String {
         let origin = switch plan.origin {
         case .stored: "stored"
         case .baseline: "baseline, nothing stored yet"
@@ -28,11 +29,14 @@ enum PlanText {
             lines.append("refused: a run stops here, before any step (exit \(ExitStatus.stopRequired.rawValue)): \(stop.message(from: plan.from, to: plan.to))")
         }
         let width = plan.entries.map(\.step.id.count).max() ?? 0
+        let statusWidth = statusColumn(plan.entries)
+        // Lines under a step start under its id.
+        let indent = String(repeating: " ", count: statusWidth + 3)
         for entry in plan.entries {
-            let label = entry.status.rawValue.padding(12)
+            let label = entry.status.rawValue.padding(statusWidth)
             let style: Terminal.Style = switch entry.status {
             case .pending, .running: .green
-            case .interrupted: .red
+            case .interrupted, .awaitingApproval: .red
             case .skipped: .yellow
             case .completed, .aboveTarget, .outOfScope, .reverted, .waiting: .dim
             }
@@ -40,8 +44,19 @@ enum PlanText {
             lines.append("  \(Terminal.paint(label, style, colored: colored)) \(entry.step.id.padding(width))  "
                 + PlanText.tags(of: entry.step) + reason.escapingControlCharacters())
             if let description = entry.step.description {
-                lines.append(String(repeating: " ", count: 15) + Terminal.paint(description.escapingControlCharacters(), .dim, colored: colored))
+                lines.append(indent + Terminal.paint(description.escapingControlCharacters(), .dim, colored: colored))
             }
+            if let durations, entry.status.isAhead || entry.status == .waiting {
+                lines.append(indent
+                    + Terminal.paint("duration: " + EstimateText.line(durations.estimate(for: entry.step)), .dim, colored: colored))
+            }
+            if entry.step.requiresApproval, entry.status.isAhead, let approval = plan.approvals.approval(of: entry.step) {
+                lines.append(indent + "approved by \(approval.by) at \(approval.at)".escapingControlCharacters())
+            }
+        }
+        if let gate = plan.approvalGate {
+            lines.append("note: \(gate.step.id) requires approval: a run stops before it (exit \(ExitStatus.awaitingApproval.rawValue)) until"
+                + " `\(hint.milepost("approve", gate.step.id, "--by", "NAME"))`")
         }
         for entry in plan.entries where entry.blocksRuns {
             lines.append("note: \(entry.step.id) is not idempotent: a run stops there (exit 2) until"
@@ -57,6 +72,11 @@ enum PlanText {
             lines.append("refused: a run stops here, before any step (exit \(ExitStatus.invalidManifest.rawValue)): completed steps whose scope changed: \(moved.joined(separator: ", "))")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The width of a status column: 12, or the longest status among `entries` (`awaiting-approval`).
+    static func statusColumn(_ entries: [Plan.Entry]) -> Int {
+        max(12, entries.map(\.status.rawValue.count).max() ?? 0)
     }
 
     /// `[contract]`, `[background]`, `[host]`: what a step's `phase:` and `scope:` make it, before its reason.

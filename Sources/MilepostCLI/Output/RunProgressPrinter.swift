@@ -133,6 +133,18 @@ final class RunProgressPrinter: Sendable {
         case .lateRefused:
             let count = report.plan?.lateRefused.count ?? 0
             Terminal.err("milepost: refusing to run, nothing ran: \(counted(count, "late step")) under 'late: fail' (above)")
+        case .deadlineRefused:
+            Terminal.err("milepost: \(app)stopped, \(report.deadlineRefusal?.message ?? "a step no longer fits the deadline"); "
+                + "\(counted(report.steps.count, "step")) ran and the stored version stays \(report.from). Run again with more "
+                + "time, or give the step 'phase: background' if it can run after the release starts")
+        case .awaitingApproval:
+            let gate = report.plan?.approvalGate?.step.id ?? "?"
+            Terminal.err("milepost: \(app)\(gate) requires approval: the run stops before it (\(counted(report.steps.count, "step")) ran, "
+                + "the stored version stays \(report.from)); once reviewed, `\(hint.milepost("approve", gate, "--by", "NAME"))` "
+                + "and run again")
+        case .planChanged:
+            Terminal.err("milepost: refusing to run the plan, nothing ran: \(report.planChanges.map(\.message).joined(separator: "; ")); "
+                + "review a new one: `\(hint.milepost("plan", "--to", report.to.text, "--out", "FILE"))`")
         case .downgradeAllowed:
             Terminal.err("milepost: \(report.to) is below the stored \(report.from); allowed, nothing changed")
         case .interrupted where report.steps.last?.status == .failed:
@@ -147,6 +159,10 @@ final class RunProgressPrinter: Sendable {
             Terminal.err("milepost: dry run \(report.from) → \(report.to): \(counted(pending.count, "step")) would run")
             for step in pending { Terminal.out("  \(step.id)") }
             if let running = report.plan?.running { Terminal.err("milepost: " + PlanText.runningNote(running.step.id)) }
+            if let gate = report.plan?.approvalGate {
+                Terminal.err("milepost: the run would stop before \(gate.step.id), which requires approval (exit "
+                    + "\(ExitStatus.awaitingApproval.rawValue)): `\(hint.milepost("approve", gate.step.id, "--by", "NAME"))`")
+            }
         }
     }
 }

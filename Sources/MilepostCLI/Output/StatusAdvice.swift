@@ -87,6 +87,10 @@ struct StatusAdvice {
             let plan = report.plan
             sentence = (report.state == nil ? "a new store, nothing stored yet: " : "")
                 + "\(counted(report.pending.count, "step")) to run from \(plan?.from.text ?? "?") to \(plan?.to.text ?? "?")"
+            if let gate = plan?.approvalGate?.step.id {
+                sentence += "; \(gate) requires approval: runs stop before it (exit \(ExitStatus.awaitingApproval.rawValue)) until it is approved"
+                next.append(.command(hint.arguments("approve", gate, "--by", "NAME"), when: "once you have reviewed \(gate)"))
+            }
             next.append(.command(run))
         case .new:
             sentence = "a new store: nothing is stored in \(report.store) yet"

@@ -62,6 +62,7 @@ enum StatusText {
                 field(live ? "progress" : "last report", ProgressText.summary(progress, live: live))
                 field(live ? "heartbeat" : "reported", when(progress.at))
             }
+            if let eta = report.runningETA, eta.basis != .progress { field("eta", ETAText.text(eta, since: step.since, now: now)) }
             if let cursor = step.cursor { field("cursor", cursor) }
             if report.running == nil { stderr(step.stderr) }
         }

@@ -21,6 +21,20 @@ struct StepAnnotation {
         annotation(title: "milepost: \(id) was interrupted", id: id, Self.message(error, stderr))
     }
 
+    /// A step a run stops before until it is approved (`requires: approval`), at its manifest line.
+    static func awaitingApproval(_ step: ManifestStep, file: String, hint: CommandHint) -> String {
+        DiagnosticRenderer.githubAnnotation(
+            .warning, title: "milepost: \(step.id) awaits approval", file: file, line: step.location.line,
+            "\(step.id) requires approval: a run stops before it until `\(hint.milepost("approve", step.id, "--by", "NAME"))`")
+    }
+
+    /// A step that ran with an approval: who approved it, and when.
+    static func approved(_ approval: StepApprovals.Approval) -> String {
+        DiagnosticRenderer.githubAnnotation(
+            .notice, title: "milepost: \(approval.step) approved",
+            "approved by \(approval.by) at \(approval.at)" + (approval.plan.map { " for the reviewed plan \($0)" } ?? ""))
+    }
+
     /// What an interrupted step's annotation says: who was running it, and where it resumes.
     static func blocking(_ step: InProgressStep) -> String {
         "its run stopped mid-step (pid \(step.pid) on \(step.host) since \(step.since))"

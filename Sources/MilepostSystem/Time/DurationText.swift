@@ -90,6 +90,19 @@ package enum DurationText {
         Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
+    /// `milliseconds` in the unit a person reads fastest: `38 ms`, `12.4 s`, `3 min 05 s`, `2 h 10 min`.
+    package static func readable(milliseconds: Int) -> String {
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        if milliseconds < 1_000 { return "\(milliseconds) ms" }
+        if milliseconds < 60_000 { return "\(milliseconds / 1_000).\(milliseconds % 1_000 / 100) s" }
+        let seconds = milliseconds / 1_000
+        if seconds < 3_600 { return "\(seconds / 60) min \(twoDigits(seconds % 60)) s" }
+        return "\(seconds / 3_600) h \(twoDigits(seconds / 60 % 60)) min"
+    }
+
+    /// `duration` as `readable(milliseconds:)` words it.
+    package static func readable(_ duration: Duration) -> String { readable(milliseconds: milliseconds(duration)) }
+
     /// Formats `duration` in the largest unit up to hours that keeps it whole (`90s`, `5m`, `250ms`).
     package static func format(_ duration: Duration) -> String {
         let ms = milliseconds(duration)
