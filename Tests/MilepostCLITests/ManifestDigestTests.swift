@@ -60,47 +60,37 @@ import Testing
         #expect(try LateStepTests.ran(work) == ["one", "two"])
     }
 
-    /// The observable of the fast path: it parses nothing and reads only the head of the state
-    /// (`StoredStateHead`), so a `completed` entry without its `fingerprint` — which the full path,
-    /// decoding the whole state, reports as an unreadable state (74) — still answers up to date
-    /// while the manifest's bytes are the ones planned with.
+    /// The observable of the fast path: it answers on the main thread alone, so under a limit of one
+    /// task (`ReliabilityThreadLimitTests.limited`) an up-to-date run it answers exits 0, where the
+    /// full path, whose runtime needs threads, exits 71 before it reads anything.
     static let manifest = "app: demo\nmigrations:\n  \"1.0\":\n    - {name: exec, id: greet, with: {command: [sh, -c, 'echo hi >> ran.txt']}}\n"
 
-    /// Removes the first completed step's fingerprint from `state.json`, keeping everything else.
-    static func breakACompletedEntry(_ work: WorkDirectory) throws {
-        var state = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
-        var completed = try #require(state["completed"] as? [[String: Any]])
-        completed[0]["fingerprint"] = nil
-        state["completed"] = completed
-        let data = try JSONSerialization.data(withJSONObject: state, options: [.prettyPrinted, .sortedKeys])
-        try work.write(String(decoding: data, as: UTF8.self) + "\n", to: ".milepost/state.json")
+    /// `run ARGUMENTS` on one thread, as another uid: 0 when the fast path answers, 71 when the full path would run.
+    static func runOnOneThread(_ work: WorkDirectory, _ arguments: String...) throws -> MilepostBinary.Result {
+        try ReliabilityThreadLimitTests.shareWithTheOtherUID(work)
+        return ReliabilityThreadLimitTests.finish(try ReliabilityThreadLimitTests.limited(work, processes: 1).start(["run"] + arguments))
     }
 
     @Test func anUnchangedManifestStaysOnTheFastPathAndAnyChangeLeavesIt() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         #expect(try work.milepost.run("run", "--to", "1.0").status == 0)
-        let state = try work.read(".milepost/state.json")
         let journal = try work.read(".milepost/journal.jsonl")
-        try Self.breakACompletedEntry(work)
 
-        let fast = try work.milepost.run("run", "--to", "1.0")
+        let fast = try Self.runOnOneThread(work, "--to", "1.0")
         #expect(fast.status == 0, "\(fast.stderr)")
         #expect(fast.stderr == "milepost: demo up to date at 1.0\n")
         #expect(try work.read(".milepost/journal.jsonl") == journal)
 
-        // A comment is a change: the run plans, and so decodes the whole state.
+        // A comment is a change: the run plans, which the full path does.
         try work.write(Self.manifest + "# a comment\n", to: "milepost.yaml")
-        let planned = try work.milepost.run("run", "--to", "1.0")
-        #expect(planned.status == 74, "\(planned.stderr)")
-        // Planned against the good state: nothing to run, and the digest is recorded (no journal record)...
-        try work.write(state, to: ".milepost/state.json")
+        #expect(try Self.runOnOneThread(work, "--to", "1.0").status == 71)
+        // Planned: nothing to run, and the digest is recorded (no journal record)...
         let nothing = try work.milepost.run("run", "--to", "1.0")
         #expect(nothing.status == 0, "\(nothing.stderr)")
         #expect(try work.read(".milepost/journal.jsonl") == journal)
         // ...so the next start is fast again.
-        try Self.breakACompletedEntry(work)
-        #expect(try work.milepost.run("run", "--to", "1.0").status == 0)
+        #expect(try Self.runOnOneThread(work, "--to", "1.0").status == 0)
         #expect(try work.read("ran.txt") == "hi\n")
     }
 
@@ -109,12 +99,11 @@ import Testing
         try work.write(Self.manifest, to: "milepost.yaml")
         try work.write("GREETING=hi\n", to: "vars.env")
         #expect(try work.milepost.run("run", "--to", "1.0", "--env-file", "vars.env").status == 0)
-        try Self.breakACompletedEntry(work)
-        #expect(try work.milepost.run("run", "--to", "1.0", "--env-file", "vars.env").status == 0)
+        #expect(try Self.runOnOneThread(work, "--to", "1.0", "--env-file", "vars.env").status == 0)
         // Without the env file, or with another one, the inputs differ: the run plans.
-        #expect(try work.milepost.run("run", "--to", "1.0").status == 74)
+        #expect(try Self.runOnOneThread(work, "--to", "1.0").status == 71)
         try work.write("GREETING=hello\n", to: "vars.env")
-        #expect(try work.milepost.run("run", "--to", "1.0", "--env-file", "vars.env").status == 74)
+        #expect(try Self.runOnOneThread(work, "--to", "1.0", "--env-file", "vars.env").status == 71)
         #expect(try work.read("ran.txt") == "hi\n")
     }
 }
