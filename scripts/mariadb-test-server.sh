@@ -5,6 +5,11 @@
 #                                                     127.0.0.1:PORT (default: the first free port
 #                                                     from 53306) with its socket in DIR, create the
 #                                                     database `milepost`, print the connection URL
+#
+# Besides the user `milepost` (every privilege), the user `milepost_idle` (password `milepost`, the
+# databases `milepost_idle_*` only) gets a `wait_timeout` of 2 s on every session: `init_connect`
+# runs for users without the admin privileges only, so the server closes that user's idle
+# connections, and no one else's (MariaDBFaultTests).
 #   scripts/mariadb-test-server.sh stop DIR           stop it (SIGKILL: nothing in it is kept) and remove DIR
 #
 # mariadbd refuses to run as root, so when run as root the server runs as the `mysql` user and DIR
@@ -48,7 +53,10 @@ start)
     mariadb --no-defaults --socket="$dir/mysqld.sock" -uroot -e "
         CREATE DATABASE IF NOT EXISTS milepost;
         CREATE USER IF NOT EXISTS 'milepost'@'127.0.0.1' IDENTIFIED BY 'milepost';
-        GRANT ALL ON *.* TO 'milepost'@'127.0.0.1';" 2>"$dir/setup.log" \
+        GRANT ALL ON *.* TO 'milepost'@'127.0.0.1';
+        CREATE USER IF NOT EXISTS 'milepost_idle'@'127.0.0.1' IDENTIFIED BY 'milepost';
+        GRANT ALL ON \`milepost\\_idle\\_%\`.* TO 'milepost_idle'@'127.0.0.1';
+        SET GLOBAL init_connect = 'SET SESSION wait_timeout = 2';" 2>"$dir/setup.log" \
         || { cat "$dir/setup.log" "$dir/server.log" >&2; exit 1; }
     echo "mysql://milepost:milepost@127.0.0.1:$port/milepost"
     ;;

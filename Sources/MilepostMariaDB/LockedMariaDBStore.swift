@@ -6,9 +6,11 @@ import Milepost
 /// Every write is one transaction that first locks the state row and checks the fencing
 /// generation this holder got with the lease (`MariaDBSchema.write`): once another runner has
 /// taken the lease over — this one was paused or cut off past its expiry — this one's writes are
-/// refused instead of overwriting newer state.
+/// refused instead of overwriting newer state. So a write is sent again on a new data connection
+/// when the connection broke (`CheckpointReconnection`: `wait_timeout` closed it while a long step
+/// ran, a `KILL`, a server restart), and the lease is released on a live one.
 actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
-    private let location: String
+    private let settings: MariaDBSettings
     /// The data connection; nil once released. (The lock connection is the heartbeat's.)
     private var connection: MariaDBConnection?
     private let run: String
@@ -17,11 +19,11 @@ actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
     private var generation: Int64
     /// True between `beginStepTransaction()` and the commit or rollback that ends it.
     private var inStepTransaction = false
+    /// How writes go on when the data connection breaks.
+    private let reconnection = CheckpointReconnection()
 
-    init(
-        location: String, data: MariaDBConnection, generation: Int64, run: String, heartbeat: MariaDBHeartbeat
-    ) {
-        self.location = location
+    init(data: MariaDBConnection, generation: Int64, run: String, heartbeat: MariaDBHeartbeat) {
+        settings = data.settings
         connection = data
         self.generation = generation
         self.run = run
@@ -33,40 +35,56 @@ actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
     }
 
     func readState() async throws -> StoredState? {
-        try await MariaDBSchema.readState(on: data())
+        try await reconnecting(retry: !inStepTransaction) { connection, _ in try await MariaDBSchema.readState(on: connection) }
     }
 
-    /// One transaction: the one the step's transaction opened, else one of its own.
+    /// One transaction: the one the step's transaction opened, else one of its own — sent again on
+    /// a new connection when the connection broke, except the one that ends a step's own
+    /// transaction, whose work went with the connection.
     func commit(_ state: StoredState, journal records: [JournalRecord]) async throws {
         let stepTransaction = inStepTransaction
         inStepTransaction = false
-        generation = try await fenced(open: !stepTransaction) { connection, expected throws(StoreError) in
-            try await MariaDBSchema.write(state, journal: records, ifGeneration: expected, on: connection)
+        let expected = generation
+        let written: Int64? = try await reconnecting(retry: !stepTransaction) { connection, retried in
+            let written = try await Self.transaction(open: !stepTransaction, on: connection) { () throws(StoreError) in
+                try await MariaDBSchema.write(state, journal: records, ifGeneration: expected, on: connection)
+            }
+            if written == nil, retried, try await MariaDBLease.wroteNext(after: expected, run: run, on: connection) {
+                // The connection broke after the server committed the first try: that write is this one.
+                return expected + 1
+            }
+            return written
         }
+        guard let written else { throw await fenced() }
+        generation = written
     }
 
     /// In the step's transaction when one is open (records of the step's start then go with it),
     /// else in one of its own.
     func append(_ records: [JournalRecord]) async throws {
         guard !records.isEmpty else { return }
-        let connection = try data()
         if inStepTransaction {
-            try await MariaDBSchema.append(records, on: connection)
+            try await MariaDBSchema.append(records, on: data())
             return
         }
-        _ = try await fenced(open: true) { connection, expected throws(StoreError) in
-            try await MariaDBSchema.write(nil, journal: records, ifGeneration: expected, on: connection)
+        let expected = generation
+        let appended = try await reconnecting(retry: true) { connection, _ in
+            try await Self.transaction(open: true, on: connection) { () throws(StoreError) in
+                try await MariaDBSchema.write(nil, journal: records, ifGeneration: expected, on: connection)
+            }
         }
+        guard appended != nil else { throw await fenced() }
     }
 
-    /// Rolls back a step's transaction still open, frees the lease row (best effort: a lease
-    /// lapses anyway) and closes the data connection.
+    /// Rolls back a step's transaction still open, frees the lease row (on a new connection when
+    /// the data connection broke, so the lease does not have to lapse after a long step) and
+    /// closes the data connection.
     func release() async {
         guard let data = connection else { return }
         heartbeat.stop()
         if inStepTransaction { await data.rollback() }
         inStepTransaction = false
-        try? await MariaDBLease.release(run: run, on: data)
+        _ = try? await reconnecting(retry: true) { connection, _ in try await MariaDBLease.release(run: run, on: connection) }
         connection = nil
     }
 
@@ -94,7 +112,7 @@ actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
         do {
             try await connection.run(sql)
         } catch {
-            if error.connectionLost { throw error.storeError(location) }
+            if error.connectionLost { throw error.storeError(settings.location) }
             throw MySQLStep.Failure(message: "\(error.message) (error \(error.code))")
         }
         let open = await connection.inTransaction()
@@ -112,22 +130,16 @@ actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
     // MARK: - Internals
 
     /// Runs `write` in a transaction (opened first when `open`, else the step's, already open)
-    /// with the generation this holder expects, and commits it; rolls back when anything fails.
-    /// - returns: The generation after the write.
-    /// - throws: the fence's refusal when another runner took the lease.
-    private func fenced(
-        open: Bool, _ write: (MariaDBConnection, Int64) async throws(StoreError) -> Int64?
-    ) async throws(StoreError) -> Int64 {
-        let connection = try data()
+    /// and commits it when it wrote; rolls back when the fence refused or anything failed.
+    /// - returns: What `write` returned: the generation after the write, nil when the fence refused.
+    private static func transaction(
+        open: Bool, on connection: MariaDBConnection, _ write: () async throws(StoreError) -> Int64?
+    ) async throws(StoreError) -> Int64? {
         do throws(StoreError) {
             if open { try await MariaDBSchema.run(connection, "BEGIN") }
-            guard let written = try await write(connection, generation) else {
+            guard let written = try await write() else {
                 await connection.rollback()
-                let now = try? await MariaDBLease.takenOver(from: run, on: connection)
-                throw StoreError.io(
-                    location: location,
-                    reason: .other("checkpoint refused by the fence: run \(now ?? "?") took the lock after this run "
-                        + "(\(run)) lost it (its lease lapsed); nothing was written. Run `milepost status` to see the stored state"))
+                return nil
             }
             try await MariaDBSchema.run(connection, "COMMIT")
             return written
@@ -137,9 +149,32 @@ actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
         }
     }
 
+    /// Runs `body` on the data connection, on a new one when it broke and `retry` allows
+    /// (`CheckpointReconnection`). (The lock connection is the heartbeat's to reopen.)
+    private func reconnecting<Result: Sendable>(
+        retry: Bool, _ body: (MariaDBConnection, _ retried: Bool) async throws -> Result
+    ) async throws -> Result {
+        try await reconnection.run(retry: retry, reconnect: reconnect) { retried in try await body(data(), retried) }
+    }
+
+    /// Opens a new data connection.
+    private func reconnect() async throws {
+        guard connection != nil else { return }
+        connection = try await MariaDBSchema.dataConnection(settings)
+    }
+
+    /// The refusal, naming this run and the one that took the lease after it.
+    private func fenced() async -> StoreError {
+        let now = try? await MariaDBLease.takenOver(from: run, on: data())
+        return .io(
+            location: settings.location,
+            reason: .other("checkpoint refused by the fence: run \(now ?? "?") took the lock after this run "
+                + "(\(run)) lost it (its lease lapsed); nothing was written. Run `milepost status` to see the stored state"))
+    }
+
     private func data() throws(StoreError) -> MariaDBConnection {
         guard let connection else {
-            preconditionFailure("a LockedStore of \(location) was used after release()")
+            preconditionFailure("a LockedStore of \(settings.location) was used after release()")
         }
         return connection
     }

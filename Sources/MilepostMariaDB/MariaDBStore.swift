@@ -71,8 +71,7 @@ public struct MariaDBStore: MilepostStore {
         let lease = MariaDBLease(duration: settings.lease)
         let taken = try await lease.acquire(on: lockConnection, timeout: timeout, holder: holder)
         let heartbeat = MariaDBHeartbeat(lease: lease, run: holder.run, connection: lockConnection, taken: taken.sent)
-        let locked = LockedMariaDBStore(
-            location: location, data: data, generation: taken.generation, run: holder.run, heartbeat: heartbeat)
+        let locked = LockedMariaDBStore(data: data, generation: taken.generation, run: holder.run, heartbeat: heartbeat)
         do {
             _ = try await locked.readState()
         } catch {

@@ -22,8 +22,8 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     private var storedCompleted: [CompletedStep] = []
     /// True between `beginStepTransaction()` and the commit or rollback that ends it.
     private var inStepTransaction = false
-    /// True once a write gave up reconnecting: the later ones (journaling the failure) try once.
-    private var reconnectingFailed = false
+    /// How writes go on when the data session breaks.
+    private let reconnection = CheckpointReconnection()
 
     init(
         store: PostgresStore, kind: LockKind, lock: PostgresSession, data: PostgresSession, generation: Int64,
@@ -151,40 +151,12 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
 
     // MARK: - Internals
 
-    /// The pauses between tries of a write whose connection broke: 0.25 + 0.5 + 1 + 2 + 4 s, enough
-    /// for a restart (`pg_ctl restart -m fast` takes about a second) or a pooler's, not enough to
-    /// hold a run for long when the server is gone.
-    static let reconnectPauses: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4)]
-
-    /// Runs `body` on the data session; when it fails because the connection broke and `retry`
-    /// allows, opens a new data session and runs it again (`retried` is then true), up to
-    /// `reconnectPauses.count` more times (once a write gave up, later ones try only once). Safe for checkpoints: each is a compare-and-set on the
-    /// fencing generation, so a write of a holder that lost its lock meanwhile is refused. (The lock
-    /// session is the heartbeat's to reopen: `LockHeartbeat`.)
+    /// Runs `body` on the data session, on a new one when the connection broke and `retry` allows
+    /// (`CheckpointReconnection`). (The lock session is the heartbeat's to reopen: `LockHeartbeat`.)
     private func reconnecting<Result: Sendable>(
         retry: Bool, _ body: (PostgresSession, _ retried: Bool) async throws -> Result
     ) async throws -> Result {
-        var pauses = retry && !reconnectingFailed ? Self.reconnectPauses[...] : []
-        var retried = false
-        var lost: StoreError?
-        while true {
-            do {
-                return try await body(data(), retried)
-            } catch let error as StoreError {
-                guard case .unreachable = error else { throw error }
-                // The first loss says what happened; later tries only fail to reach the server again.
-                lost = lost ?? error
-                guard let pause = pauses.popFirst() else {
-                    reconnectingFailed = retry
-                    throw lost ?? error
-                }
-                // A run cancelled meanwhile (its lock lost) stops trying; the loss of the connection says what happened.
-                try? await Task.sleep(for: pause)
-                if Task.isCancelled { throw lost ?? error }
-                retried = true
-                try? await reconnect()
-            }
-        }
+        try await reconnection.run(retry: retry, reconnect: reconnect) { retried in try await body(data(), retried) }
     }
 
     /// Opens a new data session.

@@ -22,6 +22,16 @@ enum MariaDBTestServer {
         return authority + "/milepost_t_" + TestServer.uniqueName() + query
     }
 
+    /// A fresh database for the user `milepost_idle`, whose sessions the server closes after 2 s
+    /// idle (`wait_timeout`; set up by scripts/mariadb-test-server.sh for this user only): the URL
+    /// a runner is given, and the same database as the test server's own user, for the test's queries.
+    static func idleDatabaseURLs() -> (runner: String, admin: String) {
+        let admin = freshDatabaseURL().replacing("/milepost_t_", with: "/milepost_idle_")
+        let afterScheme = admin.range(of: "://")!.upperBound
+        let at = admin[afterScheme...].firstIndex(of: "@")!
+        return (admin[..<afterScheme] + "milepost_idle:milepost" + admin[at...], admin)
+    }
+
     /// Runs SQL on the test server (in `url`'s database, which must exist), returning the rows as text.
     @discardableResult
     static func admin(_ sql: String, _ parameters: [String?] = [], url target: String? = nil) async throws -> [[String?]] {

@@ -10,9 +10,9 @@ struct MilepostProcess {
 
     var pid: Int32 { process.processIdentifier }
 
-    /// Starts `milepost arguments…` in `directory`, without the test's `MILEPOST_*` variables,
-    /// and does not wait for it.
-    init(_ arguments: [String], in directory: String) throws {
+    /// Starts `milepost arguments…` in `directory`, without the test's `MILEPOST_*` variables
+    /// (with `environment` added), and does not wait for it.
+    init(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws {
         let output = directory + "/milepost-" + UUID().uuidString
         stderrPath = output + ".err"
         stdoutPath = output + ".out"
@@ -24,6 +24,7 @@ struct MilepostProcess {
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
+            .merging(environment) { $1 }
         process.standardOutput = FileHandle(forWritingAtPath: output + ".out")
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         process.standardInput = FileHandle.nullDevice

@@ -121,6 +121,26 @@ final class MariaDBConnection: @unchecked Sendable {
         }
     }
 
+    /// Makes the server end this connection (rolling back its transaction) when a transaction on
+    /// it sits idle for longer than the lease (`idle_transaction_timeout`, MariaDB 10.3 and later,
+    /// in whole seconds; a MySQL server has no such setting and keeps the transaction). Milepost
+    /// never leaves a transaction idle for more than a moment; a holder frozen inside one (SIGSTOP,
+    /// a paused VM, a partition) would otherwise keep its row locks for `wait_timeout` (8 hours by
+    /// default), and the runner that took its lapsed lease would wait on them for
+    /// `innodb_lock_wait_timeout` and fail its step, every time. As the PostgreSQL store bounds its
+    /// transactions (`idle_in_transaction_session_timeout`).
+    func boundingIdleTransactions() async throws(StoreError) -> MariaDBConnection {
+        let seconds = (settings.lease + .nanoseconds(999_999_999)).components.seconds
+        do {
+            try await run("SET SESSION idle_transaction_timeout = \(seconds)")
+        } catch where error.code == MariaDBFailure.unknownVariable {
+            // A MySQL server.
+        } catch {
+            throw error.storeError(settings.location)
+        }
+        return self
+    }
+
     /// Rolls back whatever transaction is open; a broken connection has none to roll back.
     func rollback() async {
         _ = try? await run("ROLLBACK")
@@ -201,6 +221,11 @@ struct MariaDBFailure: Error, CustomStringConvertible {
     static let unknownTable: UInt32 = 1146
     /// `ER_QUERY_INTERRUPTED`: the statement was killed (`KILL QUERY`).
     static let interrupted: UInt32 = 1317
+    /// `ER_UNKNOWN_SYSTEM_VARIABLE`: the server has no such setting.
+    static let unknownVariable: UInt32 = 1193
+    /// The server's errors saying it ended the connection: `ER_CONNECTION_KILLED` (MariaDB, a
+    /// `KILL` or `idle_transaction_timeout`) and `ER_CLIENT_INTERACTION_TIMEOUT` (MySQL 8, `wait_timeout`).
+    static let connectionEnded: Set<UInt32> = [1927, 4031]
 
     init(library: LibMariaDB, handle: OpaquePointer) {
         code = library.errno(handle)
@@ -213,8 +238,9 @@ struct MariaDBFailure: Error, CustomStringConvertible {
         message = library.error(handle).map { String(cString: $0) } ?? "error \(code)"
     }
 
-    /// Client errors 2000–2999 (`CR_*`): the server could not be reached or the connection broke.
-    var connectionLost: Bool { (2000..<3000).contains(code) }
+    /// Client errors 2000–2999 (`CR_*`: the server could not be reached or the connection broke,
+    /// `Server has gone away` after `wait_timeout`), or the server saying it ended the connection.
+    var connectionLost: Bool { (2000..<3000).contains(code) || Self.connectionEnded.contains(code) }
 
     var description: String { message }
 

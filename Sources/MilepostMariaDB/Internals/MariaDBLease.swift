@@ -98,6 +98,15 @@ struct MariaDBLease: Sendable {
         try await MariaDBSchema.rows(connection, "SELECT run FROM \(MariaDBSchema.lease) WHERE id = 1 AND run <> ?", [run]).first?[0] ?? nil
     }
 
+    /// Whether the write that takes the fencing generation past `generation` is `run`'s own: the
+    /// generation is one past it and the lease row still names `run` (another runner would have
+    /// taken the row, and bumped the generation, before writing). Asked when a write was sent again
+    /// after the connection broke and the fence refused it: the first try had committed.
+    static func wroteNext(after generation: Int64, run: String, on connection: MariaDBConnection) async throws(StoreError) -> Bool {
+        let sql = "SELECT s.generation = ? + 1 AND l.run = ? FROM \(MariaDBSchema.state) s, \(MariaDBSchema.lease) l WHERE s.id = 1 AND l.id = 1"
+        return try await MariaDBSchema.rows(connection, sql, [String(generation), run]).first?[0] == "1"
+    }
+
     /// Who holds the lease while it lasts; nil when it is free, lapsed, or not created yet.
     static func holder(on connection: MariaDBConnection) async throws(StoreError) -> LockHolder? {
         let sql = "SELECT run, pid, host, since FROM \(MariaDBSchema.lease) WHERE id = 1 AND expires_at >= NOW(6)"

@@ -16,7 +16,14 @@ enum MariaDBSchema {
     static let journal = "milepost_journal"
     static let lease = "milepost_lease"
 
+    /// A new connection for a locked store's state and journal, its idle transactions bounded by
+    /// the lease (`MariaDBConnection.boundingIdleTransactions`).
+    static func dataConnection(_ settings: MariaDBSettings) async throws(StoreError) -> MariaDBConnection {
+        try await MariaDBConnection.open(settings).boundingIdleTransactions()
+    }
+
     /// Creates the database when missing, then the tables and their one rows when missing.
+    /// - returns: The connection that created them, for a locked store's data (`dataConnection`).
     static func create(_ settings: MariaDBSettings) async throws(StoreError) -> MariaDBConnection {
         let connection: MariaDBConnection
         if let existing = try await MariaDBConnection.openIfCreated(settings) {
@@ -35,7 +42,7 @@ enum MariaDBSchema {
             INSERT IGNORE INTO \(state) (id, generation) VALUES (1, 0);
             INSERT IGNORE INTO \(lease) (id) VALUES (1)
             """)
-        return connection
+        return try await connection.boundingIdleTransactions()
     }
 
     /// The stored state; nil when there is none (or no table yet).
