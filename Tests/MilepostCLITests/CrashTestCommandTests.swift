@@ -7,11 +7,11 @@ import Testing
 struct CrashTestCommandTests {
     /// The unsafe step is reported at exactly its two cursor commits, and nothing else; each trial's
     /// run was really killed by SIGKILL (its termination as `waitid` reported it to the test).
-    @Test func reportsExactlyTheUnsafeStepAtItsCursorCommitsEachTrialKilledBySIGKILL() throws {
+    @Test func reportsExactlyTheUnsafeStepAtItsCursorCommitsEachTrialKilledBySIGKILL() async throws {
         let work = try WorkDirectory()
         try work.write(CrashTestFixture.manifest, to: "milepost.yaml")
-        let result = try work.milepost.run(
-            "test", "--to", "2.0", "--from", "1.0", "--verify", CrashTestFixture.verify, "--seed", "3", "--format", "json")
+        let result = try await work.milepost.outcome(
+            ["test", "--to", "2.0", "--from", "1.0", "--verify", CrashTestFixture.verify, "--seed", "3", "--format", "json"])
         #expect(result.status == 1, "\(result.stderr)")
         let document = try CrashTestDocument(json: result.stdout)
         #expect(document.command == "test" && document.seed == 3 && !document.agrees && document.exitCode == 1)

@@ -56,6 +56,16 @@ struct MilepostBinary {
         return Self.finish(process, stdout, stderr)
     }
 
+    /// Runs `milepost arguments…` to completion, waited for on a thread of its own rather than one
+    /// of the test pool's: for a run that takes long (a crash test's trials), so that the
+    /// timing-sensitive tests beside it (a lease's heartbeat, a kill mid-step) keep their threads.
+    func outcome(_ arguments: [String]) async throws -> Result {
+        nonisolated(unsafe) let (process, stdout, stderr) = try start(arguments)
+        return await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Self.finish(process, stdout, stderr)) }.start()
+        }
+    }
+
     static func finish(_ process: Process, _ stdout: Pipe, _ stderr: Pipe) -> Result {
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
         nonisolated(unsafe) var errData = Data()
