@@ -11,6 +11,10 @@ package enum URLPassword {
         if let user = parts.user { shown += user + "@" }
         shown += parts.location
         guard let kept = parts.query?.filter({ !StoreURL.setsPassword($0) }), !kept.isEmpty else { return shown }
-        return shown + "?" + kept.joined(separator: "&")
+        // Without user information, the `/` that kept an `@` of the query from starting one may have
+        // been in a removed `password=` item: the kept items' `@` are shown percent-encoded (libpq
+        // decodes them), so that the URL shown reads as the one given, less its password.
+        guard parts.user == nil else { return shown + "?" + kept.joined(separator: "&") }
+        return shown + "?" + kept.map { $0.replacing("@", with: "%40") }.joined(separator: "&")
     }
 }
