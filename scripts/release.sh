@@ -65,13 +65,15 @@ for built in "$binary" "$exporter"; do
     objcopy --strip-all --add-gnu-debuglink="$debug" "$built"
 done
 
-# The man page, from swift-argument-parser's generate-manual plugin (the same command tree as
-# --help). Its output leaves blank lines inside paragraphs, which mdoc warns about and renders
-# as nothing: make each a paragraph break. The debug build gives the same page and leaves the
-# release build alone.
+# The man page, from swift-argument-parser's generate-manual tool (the same command tree as
+# --help), run on milepost alone: its package plugin runs it on every executable that links
+# ArgumentParser, milepost-fuzz included, whose main is libFuzzer's. Its output leaves blank lines
+# inside paragraphs, which mdoc warns about and renders as nothing: make each a paragraph break.
 echo "release: generating the man page" >&2
-swift package generate-manual --configuration debug >&2
-sed 's/^$/.Pp/' .build/plugins/GenerateManual/outputs/milepost/milepost.1 > "$work/milepost.1"
+swift build --configuration debug --product generate-manual >&2
+mkdir -p "$work/man"
+.build/debug/generate-manual "$binary" --output-directory "$work/man" >&2
+sed 's/^$/.Pp/' "$work/man/milepost.1" > "$work/milepost.1"
 
 # stage ROOT: the installed layout, rooted at ROOT.
 stage() {
