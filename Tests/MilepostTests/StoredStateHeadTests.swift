@@ -77,4 +77,12 @@ import Testing
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect(StoredStateHead(json: Array(#"{"format": 1, "version": "1", "completed": [], "updated_at": "2026-01-02T03:04:05.678Z", "x": \#(deep)}"#.utf8)) == nil)
     }
+
+    /// The scan checks each member of a state.log line's journal records that `JournalRecord`
+    /// decodes: a member it let pass with a value the decoder refuses would make the fast path answer
+    /// from a line `readState` does not take.
+    @Test func checksEveryMemberAJournalRecordDecodes() {
+        let checked = Set(Member.journalRecord.map { String(decoding: $0.nameBytes, as: UTF8.self) })
+        #expect(checked == Set(JournalRecord.CodingKeys.allCases.map(\.stringValue)))
+    }
 }

@@ -122,7 +122,7 @@ public struct JournalRecord: Codable, Sendable, Equatable {
         self.plan = plan
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case time, run, event, app, from, to, step, attempt
         case durationMs = "duration_ms"
         case error, outcome, host, pid

@@ -484,7 +484,7 @@ private struct StateHeadScanner {
 /// A member of an object the scan checks for the decoder without keeping it, as the member's
 /// type decodes it. The tables repeat what `CompletedStep`, `FailedStep`, `CompatibilityFloor` and
 /// `JournalRecord` decode; the `state-json` and `state-log` fuzz targets fail when they differ.
-private struct Member: Sendable {
+struct Member: Sendable {
     enum Kind: Sendable {
         /// Any string.
         case text
@@ -531,7 +531,8 @@ private struct Member: Sendable {
         Member("host", .text), Member("pid", .integer(Int(Int32.min)...Int(Int32.max))), Member("previous_run", .text),
         Member("cursor", .text), Member("stderr", .text), Member("completed", .integer(Int.min...Int.max)),
         Member("total", .integer(Int.min...Int.max)), Member("message", .text),
-        Member("phase", .rawValue { StepPhase(rawValue: $0) != nil }),
+        Member("phase", .rawValue { StepPhase(rawValue: $0) != nil }), Member("fingerprint", .text), Member("by", .text),
+        Member("plan", .text),
     ]
 }
 
