@@ -15,6 +15,16 @@ package enum URLPassword {
         // been in a removed `password=` item: the kept items' `@` are shown percent-encoded (libpq
         // decodes them), so that the URL shown reads as the one given, less its password.
         guard parts.user == nil else { return shown + "?" + kept.joined(separator: "&") }
-        return shown + "?" + kept.map { $0.replacing("@", with: "%40") }.joined(separator: "&")
+        return shown + "?" + kept.map(Self.encodingAt).joined(separator: "&")
+    }
+
+    /// `item` with each `@` percent-encoded, found by Unicode scalar as `StoreURL` splits: an `@`
+    /// followed by a combining mark is still one.
+    private static func encodingAt(_ item: Substring) -> String {
+        var encoded = ""
+        for scalar in item.unicodeScalars {
+            if scalar == "@" { encoded += "%40" } else { encoded.unicodeScalars.append(scalar) }
+        }
+        return encoded
     }
 }
