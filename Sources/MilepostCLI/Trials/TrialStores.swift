@@ -1,4 +1,5 @@
 import ArgumentParser
+import MilepostSystem
 
 /// Where each trial of `milepost test` keeps its store (`--store`): a fresh one per trial. `file`
 /// (the default): a directory in the trial's sandbox; `sqlite`: a database file there; a
@@ -28,24 +29,27 @@ struct TrialStores: Sendable {
         case nil where value == "file": kind = .file
         case "sqlite" where value == "sqlite" || value == "sqlite:": kind = .sqlite
         case let scheme? where ["postgres", "postgresql"].contains(scheme) && value.hasPrefix(scheme + "://"):
-            let (base, query) = value.firstIndex(of: "?").map { (String(value[..<$0]), String(value[value.index(after: $0)...])) }
-                ?? (value, "")
-            let parameters = query.split(separator: "&").map(String.init)
-            let schema = parameters.first { $0.hasPrefix("milepost_schema=") }.map { String($0.dropFirst("milepost_schema=".count)) }
-            kind = .postgres(
-                base: base, parameters: parameters.filter { !$0.hasPrefix("milepost_schema=") }, schema: schema ?? "milepost")
+            // Split as the store splits it (`StoreURL`, libpq's reading: a `?` in the password is the password's).
+            guard let url = StoreURL(value) else { throw Self.unknownKind }
+            let parameters = (url.query ?? []).map(String.init)
+            let isSchema = { (item: String) in item.hasPrefix(Self.schemaParameter) }
+            let schema = parameters.first(where: isSchema).map { item in
+                let text = item.dropFirst(Self.schemaParameter.count)
+                return PercentDecoding.decoded(text) ?? String(text)
+            }
+            kind = .postgres(base: String(url.base), parameters: parameters.filter { !isSchema($0) }, schema: schema ?? "milepost")
         case let scheme? where ["mysql", "mariadb"].contains(scheme) && value.hasPrefix(scheme + "://"):
-            let end = value.firstIndex(of: "?") ?? value.endIndex
-            let authority = value.index(value.startIndex, offsetBy: scheme.count + 3)
-            guard let slash = value[authority..<end].lastIndex(of: "/"), value.index(after: slash) < end else {
+            guard let url = StoreURL(value) else { throw Self.unknownKind }
+            let location = url.location.unicodeScalars
+            guard let slash = location.lastIndex(of: "/"), location.index(after: slash) < location.endIndex else {
                 throw ValidationError("--store: name a database in the URL (mysql://user@host/DATABASE): each trial gets one named after it")
             }
+            let database = String(location[location.index(after: slash)...])
             kind = .mariadb(
-                head: String(value[...slash]), database: String(value[value.index(after: slash)..<end]), tail: String(value[end...]))
+                head: String(url.base.unicodeScalars.dropLast(database.unicodeScalars.count)), database: database,
+                tail: url.query.map { "?" + $0.joined(separator: "&") } ?? "")
         default:
-            throw ValidationError(
-                "--store: milepost test makes a fresh store for each trial: give file (the default), sqlite, "
-                    + "or a postgres:// or mysql:// URL (each trial gets a schema or a database of its own)")
+            throw Self.unknownKind
         }
         if case .file = kind { return }
         try StoreSpec.check(spec(trial: 0, in: "/"), schemes: schemes)
@@ -71,6 +75,12 @@ struct TrialStores: Sendable {
         case .mariadb(_, let database, _): ("databases", (1...max(1, trials)).map { name(database, trial: $0) })
         }
     }
+
+    private static let schemaParameter = "milepost_schema="
+
+    private static let unknownKind = ValidationError(
+        "--store: milepost test makes a fresh store for each trial: give file (the default), sqlite, "
+            + "or a postgres:// or mysql:// URL (each trial gets a schema or a database of its own)")
 
     private func name(_ base: String, trial number: Int) -> String {
         "\(base.prefix(40))_t\(token)_\(number)"
