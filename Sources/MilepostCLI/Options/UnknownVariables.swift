@@ -11,11 +11,15 @@ enum UnknownVariables {
     /// libraries are, the systemd notify interval, the crash tests' fail point, what an `exec`
     /// step is given (`ExecStep`), which a milepost run inside a step inherits, and what
     /// `milepost test` gives its child runs (`CrashTrialVariable`) and its sandboxes' processes.
-    static let others = [
-        "MILEPOST_LIBPQ", "MILEPOST_LIBMARIADB", ServiceManagerStatus.intervalVariable, "MILEPOST_FAILPOINT",
+    static let others = clientLibraries + [
+        ServiceManagerStatus.intervalVariable, "MILEPOST_FAILPOINT",
         "MILEPOST_STEP", "MILEPOST_FROM", "MILEPOST_CONTROL_FD", "MILEPOST_RESUME_CURSOR",
         CrashTrialVariable.name, "MILEPOST_TEST_DIR", "MILEPOST_TEST_FROM", "MILEPOST_TEST_STORE",
     ]
+
+    /// Where the PostgreSQL and MariaDB stores load their client libraries from (read by those
+    /// targets, which this one does not depend on).
+    static let clientLibraries = ["MILEPOST_LIBPQ", "MILEPOST_LIBMARIADB"]
 
     /// Every `MILEPOST_*` variable milepost reads: the options' (every option with a variable is
     /// one of `run`'s, `PreStart.names`) and `others`.

@@ -26,13 +26,15 @@ struct TrialProcesses: Sendable {
     /// This binary.
     let executable: String
     /// Our environment without what would change a child's behaviour behind the flags it is given:
-    /// `MILEPOST_*` settings, `NOTIFY_SOCKET`, `OTEL_*`.
+    /// `MILEPOST_*` settings, `NOTIFY_SOCKET`, `OTEL_*`. Where the client libraries are is kept:
+    /// a child opens the store this run opened.
     let environment: [String: String]
 
     init(executable: String) {
         self.executable = executable
         environment = ProcessEnvironment.all().filter { name, _ in
-            !name.hasPrefix("MILEPOST_") && !name.hasPrefix("OTEL_") && name != "NOTIFY_SOCKET"
+            (!name.hasPrefix(UnknownVariables.prefix) || UnknownVariables.clientLibraries.contains(name))
+                && !name.hasPrefix("OTEL_") && name != "NOTIFY_SOCKET"
         }
     }
 
