@@ -54,13 +54,4 @@ public struct CrashPoint: Sendable, Hashable, Codable, CustomStringConvertible {
             return (before ? [CrashPoint(.before, point)] : []) + (after ? [CrashPoint(.after, point)] : [])
         }
     }
-
-    /// Whether the step had done work of its own when the run stopped here: the run stopped just
-    /// before a commit that follows its work, or just after a cursor or progress commit.
-    public var followsStepWork: Bool {
-        switch (moment, point.kind) {
-        case (.before, .cursor), (.before, .progress), (.before, .stepEnded), (.after, .cursor), (.after, .progress): true
-        default: false
-        }
-    }
 }

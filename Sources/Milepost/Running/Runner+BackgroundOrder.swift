@@ -14,7 +14,7 @@ extension Runner {
         while true {
             let state = try await store.readState()
             let holder = try await store.lockHolder()
-            let plan = try await plan(manifest, state: state, to: target, lockHolder: holder, host: try await readHostView(manifest))
+            let plan = try await plan(manifest, state: state, to: target, lockHolder: holder, host: try await readHostView())
             let waiting = plan.waitingForBackground
             let waited = clock.now - started
             guard !waiting.isEmpty else { return slept }

@@ -35,7 +35,7 @@ extension Runner {
     /// The host store's state and holder, read without its lock; nil without a host store. Read
     /// for a manifest without host steps too: its records show a step moved out of the host scope
     /// (`Plan.scopeMoved`), and its marks stop a run as the fleet store's do.
-    func readHostView(_ manifest: Manifest) async throws -> HostView? {
+    func readHostView() async throws -> HostView? {
         guard let hostStore else { return nil }
         return HostView(state: try await hostStore.readState(), lockHolder: try await hostStore.lockHolder())
     }

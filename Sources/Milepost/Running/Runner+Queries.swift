@@ -11,7 +11,7 @@ extension Runner {
     /// ```
     public func completedSteps(_ manifest: Manifest) async throws -> [String] {
         let state = try await store.readState()
-        let plan = try await plan(manifest, state: state, to: state?.version ?? manifest.baseline, host: try await readHostView(manifest))
+        let plan = try await plan(manifest, state: state, to: state?.version ?? manifest.baseline, host: try await readHostView())
         return plan.entries.filter { $0.status == .completed }.map(\.step.id)
     }
 

@@ -108,7 +108,7 @@ public struct Runner: Sendable {
     /// the state is read whole, and other runs only complete more of it. Records no digest: when
     /// one is due and nobody holds the lock, this returns nil and the locked path records it.
     private func upToDateUnlocked(_ manifest: Manifest, state: StoredState, to target: Version) async throws -> RunReport? {
-        let host = try await readHostView(manifest)
+        let host = try await readHostView()
         let plan = try await plan(manifest, state: state, to: target, host: host)
         guard case .upToDate = try decide(plan, state: state, hostState: host?.state, manifest: manifest) else { return nil }
         // With the lock free, the locked path records the digest, so the next start is fast again.
@@ -207,7 +207,7 @@ public struct Runner: Sendable {
         try refuseStepsTheStoreCannotRun(manifest)
         let state = try await store.readState()
         return (try await plan(
-            manifest, state: state, to: target, lockHolder: try await store.lockHolder(), host: try await readHostView(manifest)), state)
+            manifest, state: state, to: target, lockHolder: try await store.lockHolder(), host: try await readHostView()), state)
     }
 
     /// Plans from the stored version, or the manifest's baseline when nothing is stored. Every
@@ -279,7 +279,7 @@ public struct Runner: Sendable {
     private func dryRun(
         _ manifest: Manifest, state: StoredState?, lockHolder: LockHolder?, to target: Version
     ) async throws -> RunReport {
-        let host = try await readHostView(manifest)
+        let host = try await readHostView()
         let plan = try await plan(manifest, state: state, to: target, lockHolder: lockHolder, host: host)
         let decision = try decide(plan, state: state, hostState: host?.state, manifest: manifest)
         if case .run(let steps) = decision { try manifest.requireVariables(of: steps) }

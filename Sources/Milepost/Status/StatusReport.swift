@@ -113,7 +113,7 @@ extension Runner {
         var sides = [StatusReport.Side(scope: .fleet, store: store.location, state: state, lockHolder: holder)]
         if let manifest {
             let stored = state?.version
-            let host = try await readHostView(manifest)
+            let host = try await readHostView()
             if let host, let hostStore {
                 sides.append(.init(scope: .host, store: hostStore.location, state: host.state, lockHolder: host.lockHolder))
             }

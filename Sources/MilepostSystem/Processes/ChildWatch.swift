@@ -49,7 +49,7 @@ final class ChildWatch: Sendable {
     /// masked, or kept when `output` says so, the stderr's tail kept. With `control`, its lines are
     /// read from `controlInput` (closed at its end too). `start` starts the child.
     init(
-        stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int, redactor: Redactor, output: ChildProcess.Output = .copied,
+        stderr: FileDescriptor, stdout: FileDescriptor?, tailLimit: Int, redactor: Redactor, output: ChildProcess.Output,
         control: (ChildControl, input: FileDescriptor)? = nil
     ) {
         self.tailLimit = max(0, tailLimit)
