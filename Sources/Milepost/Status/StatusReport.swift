@@ -38,12 +38,20 @@ public struct StatusReport: Sendable {
 
         /// The step in progress when its run still holds this store's lock, or its processes
         /// outlived the run (`InProgressStep.isRunning(lockHolder:)`).
-        public var running: InProgressStep? {
-            guard let step = state?.inProgress, step.isRunning(lockHolder: lockHolder) else { return nil }
-            return step
-        }
+        public let running: InProgressStep?
         /// The live pids of the running step's process group when its run is gone (killed).
-        public var orphanedPids: [Int32] { state?.inProgress?.orphanedPids(lockHolder: lockHolder) ?? [] }
+        public let orphanedPids: [Int32]
+
+        /// Whether the step in progress runs, and the pids its killed run left, are read once (a
+        /// scan of /proc each), so that every part of one report gives the same answer.
+        init(scope: StepScope, store: String, state: StoredState?, lockHolder: LockHolder?) {
+            (self.scope, self.store, self.state, self.lockHolder) = (scope, store, state, lockHolder)
+            let step = state?.inProgress
+            let orphaned = step?.orphanedPids(lockHolder: lockHolder) ?? []
+            orphanedPids = orphaned
+            // `InProgressStep.isRunning(lockHolder:)`, with the pids read above.
+            running = step.flatMap { lockHolder?.run == $0.run || !orphaned.isEmpty ? $0 : nil }
+        }
     }
 
     /// The stores read: the fleet store, then the host store when a manifest and a host store were given.
