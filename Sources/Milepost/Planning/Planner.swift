@@ -80,19 +80,23 @@ public enum Planner {
     /// background` wait for. A background step that never runs here (skipped, out of scope) is no
     /// reason to wait.
     private static func unfinishedBackground(_ entries: [Plan.Entry], atOrBelow version: Version) -> [Plan.Entry] {
-        entries.filter { entry in
-            entry.step.phase == .background && entry.step.threshold <= version
-                && (entry.status == .waiting || entry.status.isAhead)
-        }
+        unfinishedBackground(entries).filter { $0.step.threshold <= version }
+    }
+
+    /// The background steps of `entries` not done yet, at any threshold.
+    private static func unfinishedBackground(_ entries: [Plan.Entry]) -> [Plan.Entry] {
+        entries.filter { $0.step.phase == .background && ($0.status == .waiting || $0.status.isAhead) }
     }
 
     /// `entries` with each due contract step ordered after the background steps (`after:
     /// background`) waiting while any of those at or below its threshold is unfinished.
     private static func orderedAfterBackground(_ entries: [Plan.Entry]) -> [Plan.Entry] {
         guard entries.contains(where: { $0.step.runsAfterBackground && $0.status == .pending }) else { return entries }
+        // Collected once, not per contract step: the entries are read once whatever their number.
+        let background = unfinishedBackground(entries)
         return entries.map { entry in
             guard entry.step.runsAfterBackground, entry.status == .pending else { return entry }
-            let unfinished = unfinishedBackground(entries, atOrBelow: entry.step.threshold)
+            let unfinished = background.filter { $0.step.threshold <= entry.step.threshold }
             return unfinished.isEmpty ? entry : Plan.Entry(step: entry.step, status: .waiting, why: .afterBackground(unfinished.map(\.step.id)))
         }
     }
