@@ -404,7 +404,7 @@ public struct Runner: Sendable {
             refused.reverting = reverting
             return refused
         case .planChanged(let changes):
-            try await locked.append([
+            try await appendRunFinished([
                 started,
                 journal.record(.runFinished, from: plan.from, to: target, error: RunFailure.planChanged(changes), outcome: .planChanged),
             ])
@@ -431,7 +431,7 @@ public struct Runner: Sendable {
             }
             // Before anything is written or any hook runs: a first step that does not fit leaves the state as it was.
             if let first = steps.first, let refusal = deadline?.refusal(of: first) {
-                try await locked.append([started, journal.record(
+                try await appendRunFinished([started, journal.record(
                     .runFinished, from: plan.from, to: target, step: first.id, error: refusal.message, outcome: .deadlineRefused)])
                 return deadlineRefused(refusal, steps: [])
             }
