@@ -25,13 +25,19 @@ extension Runner {
         }
     }
 
-    /// The approvals a plan of `manifest` against `state` needs: read from the journal only when a
-    /// step that requires approval is still to run, so that other stores cost nothing. Those given
-    /// for a reviewed plan count only for a run of it (`options.reviewedPlan`).
-    func approvals(_ manifest: Manifest, state: StoredState?) async throws -> StepApprovals {
+    /// The approvals a plan of `manifest` against `state` to `target` in `scope` needs: read from
+    /// the journal only when a step that requires approval is still to run and this run may run it
+    /// (the gate holds back only a pending step), so that other stores — and the pre-start runs
+    /// beside a contract step awaiting approval — cost nothing. Those given for a reviewed plan
+    /// count only for a run of it (`options.reviewedPlan`).
+    func approvals(_ manifest: Manifest, state: StoredState?, to target: Version, scope: PlanScope) async throws -> StepApprovals {
         let plan = options.reviewedPlan?.digest
         let completed = Set(state?.completed.map(\.id) ?? [])
-        guard manifest.steps.contains(where: { $0.requiresApproval && ($0.repeats != nil || !completed.contains($0.id)) }),
+        let from = state?.version ?? manifest.baseline
+        guard manifest.steps.contains(where: {
+            $0.requiresApproval && ($0.repeats != nil || !completed.contains($0.id))
+                && ($0.scope == .host || scope.admits($0, from: from, to: target))  // a host step's `from` is the host store's
+        }),
               let journal = try await readableJournal(else: "approvals are unknown: steps that require one wait")
         else { return StepApprovals(plan: plan) }
         return StepApprovals(journal: journal, plan: plan)
