@@ -38,10 +38,10 @@ extension StatusReport {
     /// The readiness rule of `status --check`: the state is ready for the plan's target
     /// (`Readiness`, the rule `wait` settles on), nothing is pending for it (a late or repeatable
     /// step, one left out by `--labels`), and a run would not refuse (a late step under
-    /// `late: fail`, a required stop). Needs a manifest: false without one. Steps of another phase
+    /// `late: fail`, a required stop, a completed step whose scope moved). Needs a manifest: false without one. Steps of another phase
     /// than the plan's (`RunOptions.phase`, `status --require`) do not count.
     public var isReady: Bool {
         guard let plan, Readiness(state, for: plan.to, phase: plan.scope.phase) == .ready else { return false }
-        return pending.isEmpty && plan.lateRefused.isEmpty && plan.requiredStop == nil
+        return pending.isEmpty && plan.lateRefused.isEmpty && plan.requiredStop == nil && plan.scopeMoved.isEmpty
     }
 }

@@ -32,14 +32,19 @@ public enum Readiness: Sendable, Equatable {
             (stepPhase == nil || stepPhase == .preStart || stepPhase == phase)
                 && Version.threshold(ofStep: id).map { $0 <= target } ?? true
         }
-        if let mark = state.interruptedMarks.first(where: { counts($0.id, $0.phase) }) {
+        // A downgrade is decided first, in `run`'s order (`Runner.decide`): an unfinished revert,
+        // then the floor, before any mark.
+        let refusal = CompatibilityFloor.refusal(of: target, stored: state.version, floor: state.floor)
+        if target < state.version, let reverting = state.reverting {
+            self = .revertUnfinished(reverting)
+        } else if let refusal {
+            self = .belowFloor(refusal)
+        } else if let mark = state.interruptedMarks.first(where: { counts($0.id, $0.phase) }) {
             self = .inProgress(mark)
         } else if let failed = state.failures.first(where: { counts($0.id, $0.phase) }) {
             self = .failed(failed)
         } else if let reverting = state.reverting {
             self = .revertUnfinished(reverting)
-        } else if let refusal = CompatibilityFloor.refusal(of: target, stored: state.version, floor: state.floor) {
-            self = .belowFloor(refusal)
         } else {
             self = state.version >= target ? .ready : .behind
         }
