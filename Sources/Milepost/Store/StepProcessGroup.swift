@@ -41,7 +41,10 @@ public struct StepProcessGroup: Codable, Sendable, Equatable {
     /// group's leader start time (`leaderStart`) must match too, and a wrong match only makes a run
     /// wait, never run a step twice.
     public var isHere: Bool {
-        bootID == ProcessIdentity.bootID && pidNamespace == ProcessIdentity.pidNamespace
+        guard bootID == ProcessIdentity.bootID, pidNamespace == ProcessIdentity.pidNamespace else { return false }
+        // Without a boot id (no /proc/sys/kernel/random/boot_id) two machines' initial pid
+        // namespaces look alike: the host name is all that tells them apart.
+        return bootID != "unknown" || host == ProcessIdentity.host
     }
 
     /// The pids of the group's processes that are still alive, when it is here (`isHere`); empty
