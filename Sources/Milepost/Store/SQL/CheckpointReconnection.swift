@@ -37,7 +37,7 @@ package final class CheckpointReconnection: Sendable {
                 guard case .unreachable = error else { throw error }
                 lost = lost ?? error
                 guard let pause = pauses.popFirst() else {
-                    gaveUp.withLock { $0 = retry }
+                    if retry { gaveUp.withLock { $0 = true } }
                     throw lost ?? error
                 }
                 try? await Task.sleep(for: pause)
