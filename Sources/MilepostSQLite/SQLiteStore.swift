@@ -50,11 +50,9 @@ public struct SQLiteStore: MilepostStore {
     /// Every spelling of the path (relative or absolute, through a symbolic link to the database or
     /// to its directory) takes this one lock, so one database has one lock.
     var lockFile: SidecarLock {
-        let canonical = CanonicalPath.of(path)
-        let slash = canonical.lastIndex(of: "/") ?? canonical.startIndex
-        return SidecarLock(
-            directory: slash == canonical.startIndex ? "/" : String(canonical[..<slash]),
-            name: String(canonical[canonical.index(after: slash)...]) + ".milepost-lock")
+        let canonical = CanonicalPath.of(path)  // absolute: it has a slash
+        let name = canonical.lastIndex(of: "/").map { canonical[canonical.index(after: $0)...] } ?? canonical[...]
+        return SidecarLock(directory: PathText.directory(of: canonical), name: name + ".milepost-lock")
     }
 
     // MARK: - Reading (creates nothing)

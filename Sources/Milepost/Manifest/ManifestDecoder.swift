@@ -33,7 +33,7 @@ struct ManifestDecoder {
 
     init(file: String, registry: StepRegistry, variables: ManifestVariables?) {
         self.file = file
-        self.directory = ManifestSource(path: file, bytes: []).directory
+        self.directory = PathText.directory(of: file)
         self.registry = registry
         self.variables = variables
         self.parameterDecoder = YAMLNodeDecoder(strings: VariableSubstitution.transform(variables, secrets: secrets, uses: uses))

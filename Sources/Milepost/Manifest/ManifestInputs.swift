@@ -48,7 +48,7 @@ public struct ManifestInputs: Sendable, Equatable {
                 path: PathText.filePath(envFile), maxBytes: ManifestVariables.maxEnvFileBytes) else { return nil }
             envFileBytes = bytes
         }
-        let directory = ManifestSource(path: path, bytes: []).directory
+        let directory = PathText.directory(of: path)
         return .of(manifest: manifest, envFile: envFileBytes, files: files.map { DefinitionFile(name: $0, directory: directory) })
     }
 }

@@ -1,3 +1,4 @@
+import MilepostSystem
 import MilepostYAML
 import Synchronization
 
@@ -32,10 +33,7 @@ public struct ManifestSource: Sendable {
     }
 
     /// The directory of `path` (`.` for a bare file name).
-    public var directory: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    public var directory: String { PathText.directory(of: path) }
 
     /// The text of 1-based line `number`, without its line break; nil past the end. Lines end where
     /// diagnostics' line numbers say (`\n`, `\r`, `\r\n`, NEL, LS, PS). The first call reads the

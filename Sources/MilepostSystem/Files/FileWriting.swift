@@ -20,7 +20,7 @@ package enum FileWriting {
             try? FileCalls.remove(path)
             throw error
         }
-        try FileCalls.syncDirectory(directory(of: path))
+        try FileCalls.syncDirectory(PathText.directory(of: path))
     }
 
     /// Replaces the contents of the existing file `path` with `bytes`, atomically: readers see the
@@ -53,7 +53,7 @@ package enum FileWriting {
         _ target: String, _ bytes: [UInt8], permissions: FilePermissions,
         prepare: (FileDescriptor) throws(FileCallError) -> Void
     ) throws(FileCallError) {
-        let directory = directory(of: target)
+        let directory = PathText.directory(of: target)
         let name = target.split(separator: "/").last.map(String.init) ?? target
         let temp = directory + "/." + name + ".milepost-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let descriptor = try FileCalls.open(temp, .writeOnly, options: [.create, .exclusiveCreate], permissions: permissions)
@@ -73,11 +73,5 @@ package enum FileWriting {
             throw error
         }
         try FileCalls.syncDirectory(directory)
-    }
-
-    /// The directory of `path` (`.` for a bare name, `/` for a file at the root).
-    private static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -16,6 +16,12 @@ package enum PathText {
     /// The first scalar of the range that stands for bytes: U+10FF00 + byte.
     private static let base: UInt32 = 0x10_FF00
 
+    /// The directory of `path`: `.` for a bare name, `/` for a file at the root.
+    package static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// The text of `path`.
     package static func string(_ path: FilePath) -> String {
         path.withPlatformString { string(cString: $0) }
