@@ -34,6 +34,7 @@ enum TestText {
         lines.append("")
         lines.append(differing == 0
             ? "every trial agrees: \(counted(trials.count, "trial")) (seed \(report.selection.seed)\(sample))"
+                + (report.agrees ? "" : "; the errors above fail the test")
             : "\(differing) of \(counted(trials.count, "trial")) differ (seed \(report.selection.seed)\(sample): "
                 + "--seed \(report.selection.seed) tries the same points again)")
         if let (noun, names) = report.leftOnServer {
