@@ -54,6 +54,16 @@ import Testing
         #expect(Readiness(state, for: Version("1.0")) == .revertUnfinished(state.reverting!))
     }
 
+    /// Below the floor is decided before a step's mark, as `run` decides a downgrade first: a
+    /// failed step at or below the target does not turn exit 3 into exit 1.
+    @Test func theFloorComesBeforeAFailedStep() throws {
+        var state = StoredState(app: nil, version: Version("2.0"), updatedAt: Timestamp(millisecondsSince1970: 0))
+        state.floor = CompatibilityFloor(version: Version("2.0"), step: "2.0/drop")
+        state.failed = FailedStep(id: "1.0/late", run: "r", at: Timestamp(millisecondsSince1970: 0), error: "boom")
+        let refusal = CompatibilityFloor.refusal(of: Version("1.0"), stored: state.version, floor: state.floor)
+        #expect(Readiness(state, for: Version("1.0")) == .belowFloor(try #require(refusal)))
+    }
+
     static let phases = """
         baseline: "0.5"
         migrations:
