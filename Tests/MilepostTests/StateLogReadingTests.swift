@@ -99,6 +99,21 @@ import Testing
         await locked.release()
     }
 
+    /// A newer Milepost's commit (a format this version does not know) is refused as such even when
+    /// the rest of it does not decode as this version's: taken for a half-written line, the reader
+    /// would answer from the commit before it, and the replay would delete it.
+    @Test func aCommitOfANewerFormatIsRefusedEvenWhenItDoesNotDecode() async throws {
+        let locked = try await commitTwice()
+        try append(#"{"journal_offset":0,"records":[],"state":{"format":2,"version":{"major":3}}}"# + "\n")
+        let error = await #expect(throws: StoreError.self) { try await store.readState() }
+        guard case .unreadableState(_, .unknownFormat(2)) = error else {
+            Issue.record("expected the unknown format 2, got \(String(describing: error))")
+            await locked.release()
+            return
+        }
+        await locked.release()
+    }
+
     /// A log whose only line is torn holds no commit: the fast path declines, `readState` reads
     /// `state.json`.
     @Test func aLogWithoutACompleteLineHoldsNoCommit() async throws {

@@ -122,8 +122,7 @@ struct StateLog {
         var firstBad: (line: Int, error: any Error)?
         for (index, line) in lines.enumerated() {
             do {
-                let entry = try decoder.decode(Entry.self, from: Data(line))
-                try StoredState.checkFormat(entry.state.format, location: path)
+                let entry = try commit(line, decoder: decoder)
                 // A commit after a line that is not one: the log is damaged, not torn by a crash.
                 if let bad = firstBad {
                     throw StoreError.unreadableState(
@@ -171,8 +170,37 @@ struct StateLog {
     /// - throws: `StoreError.unreadableState` (`.unknownFormat`) for a commit of a state of a format
     ///   this version does not know (a newer Milepost's): it is read no more than its `state.json` would be.
     func decode(_ line: ArraySlice<UInt8>) throws(StoreError) -> Entry? {
-        guard let entry = try? JSONDecoder().decode(Entry.self, from: Data(line)) else { return nil }
+        do {
+            return try commit(line, decoder: JSONDecoder())
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            return nil
+        }
+    }
+
+    /// `line` as a commit. A line whose state names a format this version does not know is refused
+    /// as such whether or not the rest of it decodes (as `StoredState.decode(json:)` probes
+    /// `state.json`): taken for a torn line instead, the replay would delete a newer Milepost's commit.
+    /// - throws: `StoreError.unreadableState` (`.unknownFormat`), or why the line is not a commit.
+    private func commit(_ line: ArraySlice<UInt8>, decoder: JSONDecoder) throws -> Entry {
+        let data = Data(line)
+        let entry: Entry
+        do {
+            entry = try decoder.decode(Entry.self, from: data)
+        } catch {
+            if let format = try? decoder.decode(FormatProbe.self, from: data).state.format {
+                try StoredState.checkFormat(format, location: path)
+            }
+            throw error
+        }
         try StoredState.checkFormat(entry.state.format, location: path)
         return entry
+    }
+
+    /// Just a commit's state's `format`, read when the whole line does not decode.
+    private struct FormatProbe: Decodable {
+        struct State: Decodable { var format: Int }
+        var state: State
     }
 }
