@@ -16,6 +16,16 @@ import Testing
         #expect(ConnectionSettings(url: "postgres://db/shop?milepost_schema=a", schema: "b").schema == "b")
     }
 
+    /// Taking Milepost's parameter out does not make the URL another: the `/` it held kept the
+    /// later `@` from ending a user information, so the URL handed to libpq has that `@` encoded
+    /// (before, libpq read `db?password=x&a` as the user name, and the location showed the password).
+    @Test func aRemovedParameterDoesNotMakeTheRestOfTheQueryAUserName() {
+        let settings = ConnectionSettings(url: "postgres://db?password=x&milepost_schema=s/t&application_name=a@b")
+        #expect(settings.url == "postgres://db?password=x&application_name=a%40b")
+        #expect(settings.location == "postgres://db?application_name=a%40b")
+        #expect(settings.schema == "s/t")
+    }
+
     @Test func milepostDefaultsComeBeforeTheURLSoTheURLOverridesThem() {
         let parameters = ConnectionSettings(url: "postgres://db/shop?keepalives_idle=30").parameters(environment: [:])
         let keywords = parameters.map(\.0)

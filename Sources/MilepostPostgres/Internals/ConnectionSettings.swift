@@ -28,10 +28,10 @@ package struct ConnectionSettings: Sendable {
 
     /// - parameter schema: overrides the URL's `milepost_schema`; default `milepost`.
     package init(url: String, schema: String? = nil) {
-        let (base, query) = Self.split(url)
-        var kept: [String] = []
+        let parts = StoreURL(url)
+        var kept: [Substring] = []
         var ours: [String: String] = [:]
-        for item in query {
+        for item in parts?.query ?? [] {
             let name = item.prefix { $0 != "=" }
             if [Self.schemaParameter, Self.lockParameter, LeaseParameter.name].contains(String(name)) {
                 let value = item.dropFirst(name.count + 1)
@@ -40,7 +40,9 @@ package struct ConnectionSettings: Sendable {
                 kept.append(item)
             }
         }
-        self.url = Self.join(base, kept)
+        // Where libpq finds the query (`StoreURL`: a `?` in the password does not start it), and
+        // written so that it reads as the URL given, less Milepost's parameters.
+        self.url = parts.map { String($0.base) + $0.query(keeping: kept) } ?? url
         self.schema = schema ?? ours[Self.schemaParameter] ?? Self.defaultSchema
         self.location = URLPassword.removed(from: self.url)
         var invalid: String?
@@ -79,16 +81,5 @@ package struct ConnectionSettings: Sendable {
         if environment["PGCONNECT_TIMEOUT"] == nil { parameters.append(("connect_timeout", "10")) }
         parameters.append(("dbname", url))
         return parameters
-    }
-
-    /// The URL up to its query and the query's `&`-separated items, where libpq finds them
-    /// (`StoreURL`: a `?` in the password does not start the query).
-    private static func split(_ url: String) -> (String, [String]) {
-        guard let parts = StoreURL(url), let query = parts.query else { return (url, []) }
-        return (String(parts.base), query.map(String.init))
-    }
-
-    private static func join(_ base: String, _ query: [String]) -> String {
-        query.isEmpty ? base : base + "?" + query.joined(separator: "&")
     }
 }

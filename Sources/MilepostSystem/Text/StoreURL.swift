@@ -40,6 +40,27 @@ package struct StoreURL {
         query = mark.map { rest[rest.index(after: $0)...].split(separator: "&").map(Substring.init) }
     }
 
+    /// `kept` (items of this URL's query) as the query to write after its base: `?` and the items
+    /// joined by `&`; empty for none. Without user information, the `/` that kept an `@` of the
+    /// query from starting one may have been in an item left out: the kept items' `@` are
+    /// percent-encoded (libpq decodes them), so that the URL written reads as the one given, less
+    /// what was left out.
+    package func query(keeping kept: [Substring]) -> String {
+        guard !kept.isEmpty else { return "" }
+        guard user == nil else { return "?" + kept.joined(separator: "&") }
+        return "?" + kept.map(Self.encodingAt).joined(separator: "&")
+    }
+
+    /// `item` with each `@` percent-encoded, found by Unicode scalar as the URL is split: an `@`
+    /// followed by a combining mark is still one.
+    private static func encodingAt(_ item: Substring) -> String {
+        var encoded = ""
+        for scalar in item.unicodeScalars {
+            if scalar == "@" { encoded += "%40" } else { encoded.unicodeScalars.append(scalar) }
+        }
+        return encoded
+    }
+
     /// True for a query item that sets the password: its name, percent-decoded, is `password`
     /// in any case (libpq decodes the names of its parameters).
     package static func setsPassword(_ item: Substring) -> Bool {

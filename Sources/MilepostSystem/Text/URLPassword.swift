@@ -10,21 +10,6 @@ package enum URLPassword {
         var shown = String(parts.prefix)
         if let user = parts.user { shown += user + "@" }
         shown += parts.location
-        guard let kept = parts.query?.filter({ !StoreURL.setsPassword($0) }), !kept.isEmpty else { return shown }
-        // Without user information, the `/` that kept an `@` of the query from starting one may have
-        // been in a removed `password=` item: the kept items' `@` are shown percent-encoded (libpq
-        // decodes them), so that the URL shown reads as the one given, less its password.
-        guard parts.user == nil else { return shown + "?" + kept.joined(separator: "&") }
-        return shown + "?" + kept.map(Self.encodingAt).joined(separator: "&")
-    }
-
-    /// `item` with each `@` percent-encoded, found by Unicode scalar as `StoreURL` splits: an `@`
-    /// followed by a combining mark is still one.
-    private static func encodingAt(_ item: Substring) -> String {
-        var encoded = ""
-        for scalar in item.unicodeScalars {
-            if scalar == "@" { encoded += "%40" } else { encoded.unicodeScalars.append(scalar) }
-        }
-        return encoded
+        return shown + parts.query(keeping: parts.query?.filter { !StoreURL.setsPassword($0) } ?? [])
     }
 }
