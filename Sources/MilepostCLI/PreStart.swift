@@ -13,7 +13,7 @@ import MilepostSystem
 /// Anything else — another command, an unknown or repeated option, a bad value, a store that is
 /// not up to date, any error — returns nil and the full parser runs, so behaviour and messages
 /// stay exactly those of `MilepostCommand.Run`. Only stores with a synchronous read of their
-/// state's head (`StateHeadReading`: the file and SQLite stores) take it; with any other store the
+/// state's head (`MilepostStore.stateHeadReader`: the file and SQLite stores) take it; with any other store the
 /// full path runs.
 enum PreStart {
     /// Options whose value is checked here with the parser's own types; nil means "any value".
@@ -92,8 +92,8 @@ enum PreStart {
                 maxManifestBytes: values[OptionNames.maxManifestSize].flatMap(ByteCountArgument.init(argument:))?.bytes
                     ?? ManifestLimits.default.maxDocumentBytes)
             guard let target = try TargetOption.resolve(values[OptionNames.to].flatMap(Version.init)),
-                  let store = try stores.openHeadReader(StoreOptions.spec(values[OptionNames.store], manifest: manifest)),
-                  let head = try store.readStateHeadSynchronously(),
+                  case let store = try stores.openStore(StoreOptions.spec(values[OptionNames.store], manifest: manifest)),
+                  let head = try store.stateHeadReader?.read(),
                   let report = Runner(store: store).upToDate(
                       head, at: target, manifest: head.plannedWith.flatMap { inputs.digest(definitionFiles: $0.files) })
             else { return nil }

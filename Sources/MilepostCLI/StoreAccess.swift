@@ -15,14 +15,4 @@ struct StoreAccess: Sendable {
         try StoreSpec.check(spec, schemes: schemes)
         return try opener(spec)
     }
-
-    /// The store `spec` names when it reads its state's head synchronously (`StateHeadReading`,
-    /// for `PreStart`); nil when it does not.
-    func openHeadReader(_ spec: String) throws -> (any StateHeadReading)? {
-        let store = try openStore(spec)
-        // The stock store first: a cast to a type compares metadata, where the first cast to a
-        // protocol scans every conformance record of the binary (0.38 M instructions, 14 % of an
-        // up-to-date run; docs/performance.md).
-        return store as? FileStore ?? store as? any StateHeadReading
-    }
 }

@@ -62,7 +62,10 @@ public struct SQLiteStore: MilepostStore {
         try reading { connection throws(StoreError) in try SQLiteSchema.readState(on: connection) }
     }
 
-    /// The state row's head (`StateHeadReading`): the pre-start fast path's one small read.
+    /// `readStateHeadSynchronously()`.
+    public var stateHeadReader: StateHeadReader? { StateHeadReader(readStateHeadSynchronously) }
+
+    /// The state row's head (`stateHeadReader`): the pre-start fast path's one small read.
     package func readStateHeadSynchronously() throws -> StoredStateHead? {
         try reading { connection throws(StoreError) in try SQLiteSchema.readStateHead(on: connection) }
     }
@@ -121,4 +124,3 @@ public struct SQLiteStore: MilepostStore {
     }
 }
 
-extension SQLiteStore: StateHeadReading {}

@@ -190,10 +190,8 @@ public final class UpgradeScenario: Sendable {
             return step
         }
         let run = "seed"
-        let locked = try await store.lock(
-            timeout: .seconds(10),
-            holder: LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: run))
-        do {
+        let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: run)
+        try await store.withLock(timeout: .seconds(10), holder: holder) { locked in
             guard var state = try await locked.readState() else { preconditionFailure("baseline wrote no state") }
             state.completed += steps.map { CompletedStep(id: $0.id, at: Timestamp.now(), run: run, fingerprint: $0.fingerprint) }
             if let reached { state.version = reached }
@@ -203,11 +201,7 @@ public final class UpgradeScenario: Sendable {
                     time: Timestamp.now(), run: run, event: .stepSucceeded, step: $0.id, attempt: 1, durationMs: 0,
                     host: ProcessIdentity.host, pid: ProcessIdentity.pid)
             })
-        } catch {
-            await locked.release()
-            throw error
         }
-        await locked.release()
     }
 }
 

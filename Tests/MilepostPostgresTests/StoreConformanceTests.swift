@@ -16,6 +16,24 @@ struct StoreConformanceTests {
         #expect(try await fixture.isUntouched())
     }
 
+    /// What each store offers beyond reads and checkpoints, as values (never found by a cast): a
+    /// lease the runner races the run against, step transactions for `sql`-family steps, a
+    /// synchronous head read for the pre-start fast path.
+    @Test(arguments: StoreKind.available)
+    func eachStoreOffersItsCapabilities(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        let (lease, transactions, headRead): (Bool, Bool, Bool) = switch kind {
+        case .file: (false, false, true)
+        case .sqlite: (false, true, true)
+        case .postgres, .mariadb: (true, true, false)
+        }
+        #expect((fixture.store.stateHeadReader != nil) == headRead)
+        let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        #expect((locked.lease != nil) == lease)
+        #expect((locked.stepTransactions != nil) == transactions)
+        await locked.release()
+    }
+
     @Test(arguments: StoreKind.available)
     func commitThenReadBackEverything(kind: StoreKind) async throws {
         let fixture = try kind.make()

@@ -60,19 +60,11 @@ extension Runner {
     /// Runs `body` holding the host store's lock (taken after the fleet store's), or with nil when
     /// the run records nothing there: without a host store, or (given `manifest`) without host steps.
     func withHostLock<Result: Sendable>(
-        _ manifest: Manifest?, journal: RunJournal, _ body: ((any LockedStore)?) async throws -> Result
+        _ manifest: Manifest?, journal: RunJournal, _ body: @escaping @Sendable ((any LockedStore)?) async throws -> Result
     ) async throws -> Result {
         guard let hostStore, manifest.map(usesHostStore) ?? true else { return try await body(nil) }
         let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
-        let locked = try await hostStore.lock(timeout: options.lockTimeout, holder: holder)
-        do {
-            let result = try await body(locked)
-            await locked.release()
-            return result
-        } catch {
-            await locked.release()
-            throw error
-        }
+        return try await hostStore.withLock(timeout: options.lockTimeout, holder: holder) { try await body($0) }
     }
 }
 

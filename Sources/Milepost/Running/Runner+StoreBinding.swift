@@ -15,6 +15,6 @@ extension Runner {
     /// Whether `step` runs inside the transaction of its checkpoint on `locked`.
     func checkpointTransaction(for step: ManifestStep, on locked: any LockedStore) -> (any TransactionalLockedStore)? {
         guard step.storeBoundParameters?.runsInCheckpointTransaction == true else { return nil }
-        return locked as? any TransactionalLockedStore
+        return locked.stepTransactions
     }
 }

@@ -92,7 +92,7 @@ public struct Runner: Sendable {
     /// The up-to-date decision without a plan: the `.upToDate` report when the state is at `target`,
     /// no step is in progress and no revert unfinished, and `manifest` (the digest of the manifest
     /// now) is the digest the state was last planned with; nil when the run must plan. Takes the
-    /// state's head, as the pre-start fast path reads it (`StateHeadReading`);
+    /// state's head, as the pre-start fast path reads it (`MilepostStore.stateHeadReader`);
     /// `StoredState.head` gives it from a whole state.
     package func upToDate(_ head: StoredStateHead, at target: Version, manifest: ManifestDigest?) -> RunReport? {
         guard !head.hasStepInProgress, head.version == target, let manifest, head.plannedWith == manifest else { return nil }
@@ -121,9 +121,9 @@ public struct Runner: Sendable {
             interrupted: nil, doneByAnotherRunner: false)
     }
 
-    /// Takes the store's lock for `body` and releases it however `body` ends. When the lock can
-    /// expire (`ExpiringLockedStore`) and is lost, `stopGrace` is shortened to what the loss leaves,
-    /// `body` is cancelled and the loss is thrown.
+    /// Takes the store's lock for `body` under a new run's journal and releases it however `body`
+    /// ends (`LockedStore.holding(stopGrace:_:)`: a lost lease cancels `body` and is thrown).
+    /// - throws: `StoreBusy` when the wait for the lock runs out, or what `body` throws.
     func withLock<Result: Sendable>(
         app: String?, stopGrace: StopGrace? = nil, _ body: @escaping @Sendable (any LockedStore, RunJournal) async throws -> Result
     ) async throws -> Result {
@@ -138,62 +138,7 @@ public struct Runner: Sendable {
             guard case .lockTimeout(_, _, let holder) = error else { throw error }
             throw StoreBusy(.lock(error), holder: holder, step: StoreBusy.holderStep(try? await store.readState(), holder: holder))
         }
-        do {
-            let result: Result
-            if let expiring = locked as? any ExpiringLockedStore {
-                result = try await Self.racing(body: { try await body(locked, journal) }, against: expiring, stopGrace: stopGrace)
-            } else {
-                result = try await body(locked, journal)
-            }
-            await locked.release()
-            return result
-        } catch {
-            await locked.release()
-            throw error
-        }
-    }
-
-    private enum Race<Result: Sendable>: Sendable {
-        case finished(Result)
-        case lost(LockLoss)
-        case watchEnded
-    }
-
-    /// Runs `body` while watching the lock; a lost lock shortens `stopGrace` to what the loss
-    /// leaves, cancels `body`, waits for it to stop (its step is journaled as interrupted if the
-    /// fence still lets it write) and throws the loss, or the store error `body` stopped with.
-    private static func racing<Result: Sendable>(
-        body: @escaping @Sendable () async throws -> Result, against locked: any ExpiringLockedStore,
-        stopGrace: StopGrace?
-    ) async throws -> Result {
-        try await withThrowingTaskGroup(of: Race<Result>.self) { group in
-            group.addTask { .finished(try await body()) }
-            group.addTask { await locked.lockLost().map { .lost($0) } ?? .watchEnded }
-            while let next = try await group.next() {
-                switch next {
-                case .finished(let result):
-                    group.cancelAll()
-                    return result
-                case .lost(let lost):
-                    stopGrace?.shorten(to: lost.stopWithin)
-                    // The body's own store error (the fence refusing its last checkpoint, a step's
-                    // outcome the store could not record) says more.
-                    // A statement the loss itself cancelled says less than the loss: that one is thrown.
-                    group.cancelAll()
-                    do {
-                        while try await group.next() != nil {}
-                    } catch let error as StoreError where !error.isQueryCanceled {
-                        throw error
-                    } catch let error as UnrecordedStepOutcome where !error.storeError.isQueryCanceled {
-                        throw error
-                    } catch {}
-                    throw lost.error
-                case .watchEnded:
-                    continue
-                }
-            }
-            preconditionFailure("the run's task group ended without its body")
-        }
+        return try await locked.holding(stopGrace: stopGrace) { try await body($0, journal) }
     }
 
     /// What a run would do, from the stored state; writes nothing and takes no lock.

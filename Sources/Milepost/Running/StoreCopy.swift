@@ -44,34 +44,16 @@ public enum StoreCopy {
         guard source.identity != target.identity else { throw Refusal.sameStore(source.location) }
         let holder = LockHolder(
             pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: RunJournal.newRunID())
-        let from = try await source.lock(timeout: lockTimeout, holder: holder)
-        do {
-            let report = try await copy(from: from, journal: source, to: target, force: force, lockTimeout: lockTimeout, holder: holder)
-            await from.release()
-            return report
-        } catch {
-            await from.release()
-            throw error
-        }
-    }
-
-    private static func copy(
-        from locked: any LockedStore, journal source: any MilepostStore, to target: any MilepostStore, force: Bool,
-        lockTimeout: Duration, holder: LockHolder
-    ) async throws -> Report {
-        guard let state = try await locked.readState() else { throw Refusal.nothingStored(source: source.location) }
-        let records = try await source.readJournal()
-        let into = try await target.lock(timeout: lockTimeout, holder: holder)
-        do {
-            if let existing = try await into.readState(), !force {
-                throw Refusal.targetHasState(target: target.location, version: existing.version.text)
+        return try await source.withLock(timeout: lockTimeout, holder: holder) { from in
+            guard let state = try await from.readState() else { throw Refusal.nothingStored(source: source.location) }
+            let records = try await source.readJournal()
+            return try await target.withLock(timeout: lockTimeout, holder: holder) { into in
+                if let existing = try await into.readState(), !force {
+                    throw Refusal.targetHasState(target: target.location, version: existing.version.text)
+                }
+                try await into.commit(state, journal: records)
+                return Report(state: state, journalRecords: records.count)
             }
-            try await into.commit(state, journal: records)
-            await into.release()
-            return Report(state: state, journalRecords: records.count)
-        } catch {
-            await into.release()
-            throw error
         }
     }
 }

@@ -26,6 +26,9 @@ public protocol MilepostStore: Sendable {
     /// Takes the store's exclusive lock, waiting up to `timeout`.
     /// - throws: `StoreError.lockTimeout` naming the holder when the wait runs out.
     func lock(timeout: Duration, holder: LockHolder) async throws -> any LockedStore
+    /// A read of the state's head on the calling thread, for the pre-start fast path; nil (the
+    /// default) when the store cannot answer without suspending.
+    var stateHeadReader: StateHeadReader? { get }
 }
 
 /// A store whose lock this process holds. Release it exactly once.
@@ -42,9 +45,21 @@ public protocol LockedStore: Sendable {
     func append(_ records: [JournalRecord]) async throws
     /// Releases the lock.
     func release() async
+    /// This lock's lease when the lock can be lost while it is held (`ExpiringLockedStore`: the
+    /// PostgreSQL and MariaDB stores' lease lock); nil for a lock held until it is released. The
+    /// runner races a run against its loss. `self` for an `ExpiringLockedStore`, nil by default.
+    var lease: (any ExpiringLockedStore)? { get }
+    /// The store's step transactions when its checkpoints are database transactions
+    /// (`TransactionalLockedStore`: the SQL stores); nil when they are not. `self` for a
+    /// `TransactionalLockedStore`, nil by default.
+    var stepTransactions: (any TransactionalLockedStore)? { get }
 }
 
 extension LockedStore {
+    public var lease: (any ExpiringLockedStore)? { nil }
+
+    public var stepTransactions: (any TransactionalLockedStore)? { nil }
+
     public func commit(_ state: StoredState, journal records: [JournalRecord], durability: CommitDurability) async throws {
         try await commit(state, journal: records)
     }
@@ -52,6 +67,8 @@ extension LockedStore {
 
 extension MilepostStore {
     public var kind: String { "custom" }
+
+    public var stateHeadReader: StateHeadReader? { nil }
 
     public var identity: String { location }
 

@@ -16,7 +16,7 @@
 /// fully. The `state-json` and `state-log` fuzz targets hold the scan to the decoder.
 ///
 /// `package`, as the entry points that use it (`Runner.upToDate`,
-/// `StateHeadReading.readStateHeadSynchronously()`): the fast path is the CLI's; an application calls
+/// `MilepostStore.stateHeadReader`): the fast path is the CLI's; an application calls
 /// `Runner.run`, which makes the same decision.
 package struct StoredStateHead: Sendable, Equatable {
     package var format: Int

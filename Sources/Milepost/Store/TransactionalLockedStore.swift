@@ -1,4 +1,5 @@
-/// A locked store whose checkpoints are database transactions (the PostgreSQL store).
+/// A locked store whose checkpoints are database transactions (the SQL stores), offered as its
+/// `stepTransactions`.
 ///
 /// For a step whose parameters ask for it (`StoreBoundParameters.runsInCheckpointTransaction`),
 /// the runner opens the transaction before the step runs and writes no in-progress mark: the
@@ -9,4 +10,8 @@ public protocol TransactionalLockedStore: LockedStore {
     func beginStepTransaction() async throws
     /// Rolls back the transaction `beginStepTransaction()` opened, undoing the step's writes.
     func rollbackStepTransaction() async
+}
+
+extension TransactionalLockedStore {
+    public var stepTransactions: (any TransactionalLockedStore)? { self }
 }

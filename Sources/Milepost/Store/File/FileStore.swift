@@ -51,7 +51,10 @@ public struct FileStore: MilepostStore {
         return try StateFile(directory: opened).read()
     }
 
-    /// The head of the state `readState()` returns (`StateHeadReading`), by the quick scans: of
+    /// `readStateHeadSynchronously()`.
+    public var stateHeadReader: StateHeadReader? { StateHeadReader(readStateHeadSynchronously) }
+
+    /// The head of the state `readState()` returns (`stateHeadReader`), by the quick scans: of
     /// `state.json`, or of the last complete line of `state.log` when there is one (a run holds
     /// the lock, or a crash left it). Nil, for the full path, when the scan cannot vouch for it or
     /// the log holds no complete line.
@@ -125,4 +128,3 @@ public struct FileStore: MilepostStore {
     }
 }
 
-extension FileStore: StateHeadReading {}
