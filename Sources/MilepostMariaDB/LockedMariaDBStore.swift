@@ -30,6 +30,11 @@ actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
         self.heartbeat = heartbeat
     }
 
+    /// `execute(stepSQL:)`, for the `mysql` step.
+    nonisolated var scripts: StoreScripts? {
+        StoreScripts(dialect: .mariadb) { script in try await self.execute(stepSQL: script) }
+    }
+
     nonisolated func lockLost() async -> LockLoss? {
         await heartbeat.lost()
     }

@@ -33,6 +33,8 @@ public struct MariaDBStore: MilepostStore {
     /// The URL without its password.
     public var location: String { settings.location }
     public var kind: String { "mariadb" }
+
+    public var scriptDialect: ScriptDialect? { .mariadb }
     /// The database holding the tables.
     public var database: String { settings.database }
 

@@ -18,7 +18,7 @@ enum MySQLStep {
         enum CodingKeys: String, CodingKey { case sql, file }
 
         func refusal(for store: any MilepostStore) -> String? {
-            store is MariaDBStore
+            store.scriptDialect == .mariadb
                 ? nil : "the mysql step needs a MariaDB/MySQL store (--store mysql://…), and \(store.location) is not one"
         }
 
@@ -28,13 +28,13 @@ enum MySQLStep {
     }
 
     @Sendable static func run(_ context: StepContext<Parameters>) async throws {
-        guard let store = context.store as? LockedMariaDBStore else {
+        guard let scripts = context.scripts, scripts.dialect == .mariadb else {
             // The runner refuses the manifest before any step runs; reaching this is a programmer error.
-            preconditionFailure("the mysql step ran against \(type(of: context.store)), not the MariaDB store")
+            preconditionFailure("the mysql step ran against a store whose scripts are \(String(describing: context.scripts?.dialect))")
         }
         let text = try context.sqlText(context.parameters.script)
         context.logger.debug("mysql: \(text.count) characters")
-        if try await store.execute(stepSQL: text) {
+        if try await scripts.run(text) {
             context.logger.warning(
                 "mysql: the script committed the step's transaction (DDL commits implicitly): its work is committed, its checkpoint follows in a transaction of its own; a kill in between runs the script again")
         }

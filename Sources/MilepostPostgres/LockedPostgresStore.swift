@@ -39,6 +39,14 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
 
     /// Returns when the lock is lost: the lease could not be renewed or was taken over, or the
     /// session lock's session ended and the lock could not be taken back (`LockHeartbeat`).
+    /// `execute(stepSQL:)`, for the `sql` step.
+    nonisolated var scripts: StoreScripts? {
+        StoreScripts(dialect: .postgresql) { script in
+            try await self.execute(stepSQL: script)
+            return false
+        }
+    }
+
     nonisolated func lockLost() async -> LockLoss? {
         await heartbeat.lost()
     }

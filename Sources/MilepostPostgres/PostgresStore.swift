@@ -31,6 +31,8 @@ public struct PostgresStore: MilepostStore {
     /// The URL without its password.
     public var location: String { settings.location }
     public var kind: String { "postgres" }
+
+    public var scriptDialect: ScriptDialect? { .postgresql }
     /// The URL without its password, and the schema: two schemas of one database are two stores.
     public var identity: String { "\(location) (schema \(schema))" }
     /// The schema holding the tables.

@@ -20,7 +20,7 @@ enum SQLStep {
         enum CodingKeys: String, CodingKey { case sql, file, transaction }
 
         func refusal(for store: any MilepostStore) -> String? {
-            store is PostgresStore
+            store.scriptDialect == .postgresql
                 ? nil : "the sql step needs a PostgreSQL store (--store postgres://…), and \(store.location) is not one"
         }
 
@@ -40,13 +40,13 @@ enum SQLStep {
     }
 
     @Sendable static func run(_ context: StepContext<Parameters>) async throws {
-        guard let store = context.store as? LockedPostgresStore else {
+        guard let scripts = context.scripts, scripts.dialect == .postgresql else {
             // The runner refuses the manifest before any step runs; reaching this is a programmer error.
-            preconditionFailure("the sql step ran against \(type(of: context.store)), not the PostgreSQL store")
+            preconditionFailure("the sql step ran against a store whose scripts are \(String(describing: context.scripts?.dialect))")
         }
         let text = try context.sqlText(context.parameters.script)
         context.logger.debug("sql: \(text.count) characters, transaction: \(context.parameters.transaction)")
-        try await store.execute(stepSQL: text)
+        try await scripts.run(text)
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -28,6 +28,14 @@ actor LockedSQLiteStore: TransactionalLockedStore {
         self.seen = seen
     }
 
+    /// `execute(stepSQL:)`, for the `sqlite` step.
+    nonisolated var scripts: StoreScripts? {
+        StoreScripts(dialect: .sqlite) { script in
+            try await self.execute(stepSQL: script)
+            return false
+        }
+    }
+
     func readState() async throws -> StoredState? {
         let connection = try connected()
         let text = try SQLiteSchema.stateText(on: connection)

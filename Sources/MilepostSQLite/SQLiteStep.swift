@@ -16,7 +16,7 @@ enum SQLiteStep {
         enum CodingKeys: String, CodingKey { case sql, file }
 
         func refusal(for store: any MilepostStore) -> String? {
-            store is SQLiteStore
+            store.scriptDialect == .sqlite
                 ? nil : "the sqlite step needs a SQLite store (--store sqlite:PATH), and \(store.location) is not one"
         }
 
@@ -26,13 +26,13 @@ enum SQLiteStep {
     }
 
     @Sendable static func run(_ context: StepContext<Parameters>) async throws {
-        guard let store = context.store as? LockedSQLiteStore else {
+        guard let scripts = context.scripts, scripts.dialect == .sqlite else {
             // The runner refuses the manifest before any step runs; reaching this is a programmer error.
-            preconditionFailure("the sqlite step ran against \(type(of: context.store)), not the SQLite store")
+            preconditionFailure("the sqlite step ran against a store whose scripts are \(String(describing: context.scripts?.dialect))")
         }
         let text = try context.sqlText(context.parameters.script)
         context.logger.debug("sqlite: \(text.count) characters")
-        try await store.execute(stepSQL: text)
+        try await scripts.run(text)
     }
 
     struct Failure: Error, CustomStringConvertible {

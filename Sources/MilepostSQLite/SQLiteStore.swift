@@ -43,6 +43,8 @@ public struct SQLiteStore: MilepostStore {
 
     public var location: String { Self.scheme + ":" + PathText.readable(path) }
     public var kind: String { "sqlite" }
+
+    public var scriptDialect: ScriptDialect? { .sqlite }
     /// `sqlite:` and the database's canonical path (`CanonicalPath`): what its lock is keyed on.
     public var identity: String { Self.scheme + ":" + CanonicalPath.of(path) }
 

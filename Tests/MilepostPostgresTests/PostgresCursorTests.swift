@@ -113,12 +113,12 @@ struct PostgresCursorTests {
         let failAfter = Mutex<Int?>(3)
         var registry = StepRegistry()
         registry.register("batches", parameters: InTransaction.self, resumable: true) { context in
-            let store = try #require(context.store as? LockedPostgresStore)
+            let scripts = try #require(context.scripts)
             var batch = Int(context.resumeCursor ?? "0")!
-            if batch == 0 { try await store.execute(stepSQL: "CREATE TABLE \"\(schema)\".items (batch int)") }
+            if batch == 0 { try await scripts.run("CREATE TABLE \"\(schema)\".items (batch int)") }
             while batch < 5 {
                 batch += 1
-                try await store.execute(stepSQL: "INSERT INTO \"\(schema)\".items VALUES (\(batch)), (\(batch))")
+                try await scripts.run("INSERT INTO \"\(schema)\".items VALUES (\(batch)), (\(batch))")
                 // A write after the last cursor, undone with the failed attempt.
                 if failAfter.withLock({ $0 }) == batch - 1 { throw Broken() }
                 try await context.commitCursor(String(batch))

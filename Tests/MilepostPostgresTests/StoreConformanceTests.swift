@@ -17,20 +17,23 @@ struct StoreConformanceTests {
     }
 
     /// What each store offers beyond reads and checkpoints, as values (never found by a cast): a
-    /// lease the runner races the run against, step transactions for `sql`-family steps, a
-    /// synchronous head read for the pre-start fast path.
+    /// lease the runner races the run against, step transactions and scripts for `sql`-family
+    /// steps (in the store's dialect), a synchronous head read for the pre-start fast path.
     @Test(arguments: StoreKind.available)
     func eachStoreOffersItsCapabilities(kind: StoreKind) async throws {
         let fixture = try kind.make()
-        let (lease, transactions, headRead): (Bool, Bool, Bool) = switch kind {
-        case .file: (false, false, true)
-        case .sqlite: (false, true, true)
-        case .postgres, .mariadb: (true, true, false)
+        let (lease, transactions, headRead, dialect): (Bool, Bool, Bool, ScriptDialect?) = switch kind {
+        case .file: (false, false, true, nil)
+        case .sqlite: (false, true, true, .sqlite)
+        case .postgres: (true, true, false, .postgresql)
+        case .mariadb: (true, true, false, .mariadb)
         }
         #expect((fixture.store.stateHeadReader != nil) == headRead)
+        #expect(fixture.store.scriptDialect == dialect)
         let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
         #expect((locked.lease != nil) == lease)
         #expect((locked.stepTransactions != nil) == transactions)
+        #expect(locked.scripts?.dialect == dialect)
         await locked.release()
     }
 

@@ -64,7 +64,7 @@ extension Runner {
                 recordStderrTail: { await record.recordStderrTail($0) })
             let invocation = StepInvocation(
                 id: step.id, name: step.name, threshold: step.threshold, from: context.from, to: context.to, attempt: number,
-                logger: step.secrets.redacting(logger), manifestDirectory: context.directory, stopGrace: context.grace, store: context.locked,
+                logger: step.secrets.redacting(logger), manifestDirectory: context.directory, stopGrace: context.grace, scripts: context.locked.scripts,
                 resumeCursor: await record.cursor, reporting: reporting, secrets: step.secrets)
             let clock = ContinuousClock()
             let startedAt = clock.now

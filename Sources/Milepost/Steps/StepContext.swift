@@ -32,9 +32,10 @@ public struct StepContext<Parameters: Sendable>: Sendable {
     public var terminationGrace: Duration { stopGrace.duration }
     /// The grace as the runner may shorten it while the step runs; `exec` reads it when cancelled.
     let stopGrace: StopGrace
-    /// The store the run holds the lock of, for steps that work on the store itself (the `sql`
-    /// step reaches the PostgreSQL store's transaction through it).
-    public let store: any LockedStore
+    /// The database of the store the run holds the lock of, for steps that run scripts on it
+    /// (`sql`, `mysql`, `sqlite`: in the step's checkpoint transaction when the step's parameters
+    /// ask for one); nil on the file store. A step never gets the locked store itself.
+    public let scripts: StoreScripts?
     /// The last cursor an earlier attempt of this step committed, when this attempt resumes
     /// one: continue after it. Nil for a start from the beginning.
     public let resumeCursor: String?

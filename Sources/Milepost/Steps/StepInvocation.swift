@@ -12,7 +12,7 @@ struct StepInvocation: Sendable {
     var logger: Logger
     var manifestDirectory: String
     var stopGrace: StopGrace
-    var store: any LockedStore
+    var scripts: StoreScripts?
     var resumeCursor: String?
     var reporting: StepReporting
     var secrets: SecretValues
@@ -21,7 +21,7 @@ struct StepInvocation: Sendable {
         StepContext(
             id: id, name: name, threshold: threshold, from: from, to: to, parameters: parameters,
             attempt: attempt, logger: logger, manifestDirectory: manifestDirectory,
-            stopGrace: stopGrace, store: store, resumeCursor: resumeCursor,
+            stopGrace: stopGrace, scripts: scripts, resumeCursor: resumeCursor,
             reporting: reporting, secrets: secrets)
     }
 }

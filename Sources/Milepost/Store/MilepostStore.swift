@@ -29,6 +29,9 @@ public protocol MilepostStore: Sendable {
     /// A read of the state's head on the calling thread, for the pre-start fast path; nil (the
     /// default) when the store cannot answer without suspending.
     var stateHeadReader: StateHeadReader? { get }
+    /// The SQL of the database the store keeps its state in, for steps that run scripts on it;
+    /// nil (the default) for a store that is not a database.
+    var scriptDialect: ScriptDialect? { get }
 }
 
 /// A store whose lock this process holds. Release it exactly once.
@@ -53,12 +56,17 @@ public protocol LockedStore: Sendable {
     /// (`TransactionalLockedStore`: the SQL stores); nil when they are not. `self` for a
     /// `TransactionalLockedStore`, nil by default.
     var stepTransactions: (any TransactionalLockedStore)? { get }
+    /// What a step may do with this store's database (`StepContext.scripts`); nil (the default)
+    /// for a store that is not a database.
+    var scripts: StoreScripts? { get }
 }
 
 extension LockedStore {
     public var lease: (any ExpiringLockedStore)? { nil }
 
     public var stepTransactions: (any TransactionalLockedStore)? { nil }
+
+    public var scripts: StoreScripts? { nil }
 
     public func commit(_ state: StoredState, journal records: [JournalRecord], durability: CommitDurability) async throws {
         try await commit(state, journal: records)
@@ -69,6 +77,8 @@ extension MilepostStore {
     public var kind: String { "custom" }
 
     public var stateHeadReader: StateHeadReader? { nil }
+
+    public var scriptDialect: ScriptDialect? { nil }
 
     public var identity: String { location }
 
