@@ -208,6 +208,7 @@ import Testing
                 - {name: exec, id: a, phase: contrat, with: {command: [true]}}
                 - {name: exec, id: b, phase: contract, scope: host, with: {command: [true]}}
                 - {name: exec, id: c, scope: everywhere, with: {command: [true]}}
+                - {name: exec, id: d, scope: host, repeat: on-change, with: {command: [true]}}
             """, to: "milepost.yaml")
         let invalid = try work.milepost.run("validate")
         #expect(invalid.status == 65)
@@ -215,6 +216,7 @@ import Testing
         #expect(invalid.stderr.contains("did you mean 'contract'?"))
         #expect(invalid.stderr.contains("a 'scope: host' step cannot have 'phase: contract'"))
         #expect(invalid.stderr.contains("invalid scope 'everywhere': expected fleet, host"))
+        #expect(invalid.stderr.contains("a 'scope: host' step cannot be repeatable ('repeat: on-change')"), "\(invalid.stderr)")
 
         try work.write("""
             migrations:

@@ -56,9 +56,14 @@ extension ManifestDecoder {
         return value
     }
 
-    /// The combinations a phase cannot take: a host step runs when its own host upgrades (no
-    /// rollout to wait for, no fleet-wide runner), and a repeatable step runs in every pre-start run.
-    mutating func checkPhase(_ phase: StepPhase?, scope: StepScope?, repeats: RepeatPolicy?, at node: YAMLNode) -> Bool {
+    /// The combinations a step's placement cannot take: a host step runs when its own host
+    /// upgrades (no rollout to wait for, no fleet-wide runner) and is not repeatable (not
+    /// supported yet: docs/manifest.md); a repeatable step runs in every pre-start run.
+    mutating func checkPlacement(_ phase: StepPhase?, scope: StepScope?, repeats: RepeatPolicy?, at node: YAMLNode) -> Bool {
+        if scope == .host, let repeats {
+            error("a 'scope: host' step cannot be repeatable ('repeat: \(repeats.rawValue)'): repeatable host steps are not supported yet", at: node)
+            return false
+        }
         guard let phase, phase != .preStart else { return true }
         if scope == .host {
             error("a 'scope: host' step cannot have 'phase: \(phase.rawValue)': it runs when its own host upgrades, "

@@ -157,7 +157,7 @@ struct ManifestDecoder {
             return nil
         }
         guard let (name, nameLocation) = fields.name, checkName(name, at: nameLocation, what: "step name") else { return nil }
-        guard checkPhase(fields.phase, scope: fields.scope, repeats: fields.repeats, at: node),
+        guard checkPlacement(fields.phase, scope: fields.scope, repeats: fields.repeats, at: node),
               checkOrder(fields.after, phase: fields.phase) else { return nil }
         if let (id, location) = fields.id, !checkName(id, at: location, what: "step id") { return nil }
         // The manifest's steps of one name share its definition: looked up in the registry once.
