@@ -14,7 +14,7 @@ actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
     /// The data connection; nil once released. (The lock connection is the heartbeat's.)
     private var connection: MariaDBConnection?
     private let run: String
-    private let heartbeat: MariaDBHeartbeat
+    private let heartbeat: LeaseKeeper<MariaDBConnection>
     /// The fencing generation this holder expects to find.
     private var generation: Int64
     /// True between `beginStepTransaction()` and the commit or rollback that ends it.
@@ -22,7 +22,7 @@ actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
     /// How writes go on when the data connection breaks.
     private let reconnection = CheckpointReconnection()
 
-    init(data: MariaDBConnection, generation: Int64, run: String, heartbeat: MariaDBHeartbeat) {
+    init(data: MariaDBConnection, generation: Int64, run: String, heartbeat: LeaseKeeper<MariaDBConnection>) {
         settings = data.settings
         connection = data
         self.generation = generation

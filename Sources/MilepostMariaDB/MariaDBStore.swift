@@ -66,13 +66,16 @@ public struct MariaDBStore: MilepostStore {
     // MARK: - Locking
 
     /// Creates the database and tables if needed, takes the lease on a connection of its own
-    /// (renewed by `MariaDBHeartbeat`) and reads the state on a second one, the one checkpoints use.
+    /// (renewed by a `LeaseKeeper`) and reads the state on a second one, the one checkpoints use.
     public func lock(timeout: Duration, holder: LockHolder) async throws -> any LockedStore {
         let data = try await MariaDBSchema.create(settings)
         let lockConnection = try await MariaDBConnection.open(settings)
         let lease = MariaDBLease(duration: settings.lease)
         let taken = try await lease.acquire(on: lockConnection, timeout: timeout, holder: holder)
-        let heartbeat = MariaDBHeartbeat(lease: lease, run: holder.run, connection: lockConnection, taken: taken.sent)
+        let settings = settings
+        let heartbeat = LeaseKeeper<MariaDBConnection>(
+            lease: lease, run: holder.run, location: settings.location, starting: lockConnection, taken: taken.sent,
+            connect: { try await MariaDBConnection.open(settings) })
         let locked = LockedMariaDBStore(data: data, generation: taken.generation, run: holder.run, heartbeat: heartbeat)
         do {
             _ = try await locked.readState()

@@ -15,7 +15,7 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     private let kind: LockKind
     /// Keeps the lock row's expiry alive (the lease, or the session lock's hold) and watches the
     /// lock session.
-    private let heartbeat: LockHeartbeat
+    private let heartbeat: LeaseKeeper<PostgresSession>
     /// The fencing generation this holder expects to find.
     private var generation: Int64
     /// The completed steps as stored: a commit whose list extends them inserts only the new ones.
@@ -27,7 +27,7 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
 
     init(
         store: PostgresStore, kind: LockKind, lock: PostgresSession, data: PostgresSession, generation: Int64,
-        run: String, heartbeat: LockHeartbeat
+        run: String, heartbeat: LeaseKeeper<PostgresSession>
     ) {
         self.store = store
         self.kind = kind
@@ -38,7 +38,7 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     }
 
     /// Returns when the lock is lost: the lease could not be renewed or was taken over, or the
-    /// session lock's session ended and the lock could not be taken back (`LockHeartbeat`).
+    /// session lock's session ended and the lock could not be taken back (`LeaseKeeper`).
     /// `execute(stepSQL:)`, for the `sql` step.
     nonisolated var scripts: StoreScripts? {
         StoreScripts(dialect: .postgresql) { script in
@@ -160,7 +160,7 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     // MARK: - Internals
 
     /// Runs `body` on the data session, on a new one when the connection broke and `retry` allows
-    /// (`CheckpointReconnection`). (The lock session is the heartbeat's to reopen: `LockHeartbeat`.)
+    /// (`CheckpointReconnection`). (The lock session is the heartbeat's to reopen: `LeaseKeeper`.)
     private func reconnecting<Result: Sendable>(
         retry: Bool, _ body: (PostgresSession, _ retried: Bool) async throws -> Result
     ) async throws -> Result {

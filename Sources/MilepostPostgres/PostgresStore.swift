@@ -64,6 +64,11 @@ public struct PostgresStore: MilepostStore {
         try await body(try await PostgresSession.open(settings))
     }
 
+    /// What a lost lock says behind a connection pooler when its renewal was still waiting.
+    static let poolerAdvice = "on the connection pooler, most likely for a server connection: while an sql step runs in "
+        + "its transaction a runner needs two server connections at once (one for the step, one for the renewal), so the "
+        + "pool (PgBouncer default_pool_size or the database's pool_size) needs at least 2; see docs/postgres.md, What to do when"
+
     // MARK: - Locking
 
     /// Chooses the lock (`milepost_lock`, else the lease behind a connection pooler and the session
@@ -78,7 +83,7 @@ public struct PostgresStore: MilepostStore {
         let lock = try await PostgresSession.open(settings)
         let kind = LockKind.choose(asked: settings.lock, pooled: pooled)
         let taken: (generation: Int64, sent: ContinuousClock.Instant)
-        let renewable: any RenewableLock
+        let renewable: any RenewableLease<PostgresSession>
         switch kind {
         case .session:
             let sent = ContinuousClock.now
@@ -89,7 +94,10 @@ public struct PostgresStore: MilepostStore {
             taken = try await lease.acquire(on: lock, timeout: timeout, holder: holder)
             renewable = lease
         }
-        let heartbeat = LockHeartbeat(lock: renewable, run: holder.run, session: lock, taken: taken.sent, pooled: pooled)
+        let settings = settings
+        let heartbeat = LeaseKeeper<PostgresSession>(
+            lease: renewable, run: holder.run, location: settings.location, starting: lock, taken: taken.sent,
+            waitingAdvice: pooled ? Self.poolerAdvice : nil, connect: { try await PostgresSession.open(settings) })
         let locked = LockedPostgresStore(
             store: self, kind: kind, lock: lock, data: data, generation: taken.generation, run: holder.run, heartbeat: heartbeat)
         do {

@@ -2,7 +2,7 @@ import Milepost
 import MilepostSystem
 
 /// The store's lock: a lease row (`milepost_lease`) naming its holder and an expiry that the
-/// holder's heartbeat (`MariaDBHeartbeat`) pushes forward — not `GET_LOCK`, which is local to one
+/// holder's `LeaseKeeper` pushes forward — not `GET_LOCK`, which is local to one
 /// node of a Galera or Percona XtraDB cluster (two runners on two nodes would both get it) and
 /// dies silently with a connection that a proxy or fail-over replaced.
 ///
@@ -115,5 +115,16 @@ struct MariaDBLease: Sendable {
             throw .io(location: connection.settings.location, reason: .malformed("the lease's `since` is not a timestamp: \(row[3] ?? "null")"))
         }
         return LockHolder(pid: row[1].flatMap { Int32($0) } ?? 0, host: row[2] ?? "?", since: since, run: row[0] ?? "?")
+    }
+}
+
+extension MariaDBLease: RenewableLease {
+    var heldWhileSessionLives: Bool { false }
+
+    var lossReason: String { "another runner took it over after it lapsed (this process was paused or cut off)" }
+
+    /// `renew(run:on:)`: the lease is a row, so a new connection needs nothing taken back.
+    func renew(run: String, on connection: MariaDBConnection, fresh: Bool) async throws -> Bool {
+        try await renew(run: run, on: connection)
     }
 }

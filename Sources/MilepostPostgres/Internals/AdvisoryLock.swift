@@ -6,11 +6,11 @@ import MilepostSystem
 /// it when that connection ends, so a killed holder never blocks anyone for longer than its hold.
 ///
 /// The hold: the lock row also carries an expiry (`hold`) that the holder's heartbeat pushes
-/// forward on the lock session (`LockHeartbeat`), so that a lock session that ends while its
+/// forward on the lock session (`LeaseKeeper`), so that a lock session that ends while its
 /// process lives (`pg_terminate_backend`, an idle-session timeout, a restart) is noticed within a
 /// second, taken back on a new session when nobody else took it, and otherwise makes the holder
 /// stop its step before the hold lapses — no other runner claims the row before that.
-struct AdvisoryLock: RenewableLock {
+struct AdvisoryLock: RenewableLease {
     let schema: PostgresSchema
 
     /// How long the lock row stays claimed after the holder's last renewal (every second): the

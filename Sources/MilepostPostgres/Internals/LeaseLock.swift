@@ -3,14 +3,14 @@ import Milepost
 import MilepostSystem
 
 /// The store's lock as a lease: the lock row (`lease` table) names its holder and an expiry that
-/// the holder's heartbeat pushes forward (`LockHeartbeat`). Every statement here is a single
+/// the holder's heartbeat pushes forward (`LeaseKeeper`). Every statement here is a single
 /// statement in its own transaction — no session state, no named prepared statement, no `SET` —
 /// so it works through a transaction-pooling proxy (PgBouncer `pool_mode = transaction`).
 ///
 /// Taking the lease bumps the state's generation in the same statement, like the session lock
 /// does, so the checkpoints' compare-and-set (`StateQueries.write`) fences out a holder whose lease
 /// lapsed. The expiry is compared with the server's clock only, so clocks of replicas never matter.
-struct LeaseLock: RenewableLock {
+struct LeaseLock: RenewableLease {
     let schema: PostgresSchema
     let duration: Duration
     var heldWhileSessionLives: Bool { false }
