@@ -105,7 +105,7 @@ struct MariaDBFaultTests {
         #expect(setup.status == 0, "\(setup.stderr)")
         // The holder's step locks the row, then waits in the server for the gate this test holds.
         let gatekeeper = try await MariaDBConnection.open(MariaDBSettings(url: url))
-        #expect(try await gatekeeper.query("SELECT GET_LOCK(?, 0)", [gate]) == [["1"]])
+        #expect(try await gatekeeper.query("SELECT GET_LOCK(?, 0)", [gate]).map(\.columns) == [["1"]])
         let holder = try MilepostProcess(["run", "--store", url, "--to", "2.0"], in: directory.path)
         defer { kill(holder.pid, SIGKILL) }
         let deadline = ContinuousClock.now + .seconds(240)
@@ -114,7 +114,7 @@ struct MariaDBFaultTests {
             try await Task.sleep(for: .milliseconds(100))
             waiting = try await gatekeeper.query(
                 "SELECT COUNT(*) FROM information_schema.processlist WHERE db = ? AND info LIKE 'DO GET_LOCK%'",
-                [MariaDBProcessTests.database(url)]) == [["1"]]
+                [MariaDBProcessTests.database(url)]).map(\.columns) == [["1"]]
         }
         try #require(waiting, "the step never started")
         // Frozen with the row locked; the gate opens in the server and the transaction sits idle.

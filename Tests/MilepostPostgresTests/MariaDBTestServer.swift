@@ -36,7 +36,7 @@ enum MariaDBTestServer {
     @discardableResult
     static func admin(_ sql: String, _ parameters: [String?] = [], url target: String? = nil) async throws -> [[String?]] {
         let connection = try await MariaDBConnection.open(MariaDBSettings(url: target ?? url ?? "mysql://unset/unset"))
-        return try await connection.query(sql, parameters)
+        return try await connection.query(sql, parameters).map(\.columns)
     }
 
     /// Whether `database` exists on the test server.

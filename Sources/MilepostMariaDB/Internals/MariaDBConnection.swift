@@ -34,7 +34,7 @@ final class MariaDBConnection: @unchecked Sendable {
     /// A result: the rows of the last statement that returned any, and the rows the last
     /// statement matched (`CLIENT_FOUND_ROWS`).
     struct Outcome {
-        var rows: [[String?]]
+        var rows: [SQLRow]
         var matched: UInt64
     }
 
@@ -106,7 +106,7 @@ final class MariaDBConnection: @unchecked Sendable {
     }
 
     /// The rows of one statement.
-    func query(_ sql: String, _ parameters: [String?] = []) async throws(MariaDBFailure) -> [[String?]] {
+    func query(_ sql: String, _ parameters: [String?] = []) async throws(MariaDBFailure) -> [SQLRow] {
         try await run(sql, parameters).rows
     }
 
@@ -169,18 +169,18 @@ final class MariaDBConnection: @unchecked Sendable {
         }
     }
 
-    private func rows(of result: OpaquePointer) -> [[String?]] {
+    private func rows(of result: OpaquePointer) -> [SQLRow] {
         let columns = Int(library.numFields(result))
-        var rows: [[String?]] = []
+        var rows: [SQLRow] = []
         while let row = library.fetchRow(result) {
             let lengths = library.fetchLengths(result)
-            rows.append((0..<columns).map { column in
+            rows.append(SQLRow(columns: (0..<columns).map { column in
                 guard let value = row[column] else { return nil }
                 let length = lengths.map { Int($0[column]) } ?? strlen(value)
                 return value.withMemoryRebound(to: UInt8.self, capacity: length) {
                     String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
                 }
-            })
+            }))
         }
         return rows
     }

@@ -43,7 +43,7 @@ struct MariaDBLease: Sendable {
                 connection,
                 "SELECT run, expires_at < NOW(6), expires_at IS NULL OR expires_at < NOW(6) FROM \(table) WHERE id = 1 FOR UPDATE"
             ).first
-            guard let row, row[2] == "1" else {
+            guard let row, row.isTrue(2) else {
                 await connection.rollback()
                 return nil
             }
@@ -53,11 +53,11 @@ struct MariaDBLease: Sendable {
                 [holder.run, String(holder.pid), holder.host, holder.since.text])
             try await MariaDBSchema.run(connection, "UPDATE \(MariaDBSchema.state) SET generation = generation + 1 WHERE id = 1")
             let fenced = try await MariaDBSchema.rows(connection, "SELECT generation, state FROM \(MariaDBSchema.state) WHERE id = 1").first
-            guard let generation = fenced?[0].flatMap({ Int64($0) }) else {
+            guard let generation = fenced?.int64(0) else {
                 throw .io(location: connection.settings.location, reason: .malformed("the row of \(MariaDBSchema.state) is missing"))
             }
-            if row[1] == "1", let previous = row[0] {
-                let step = try fenced?[1].map { json throws(StoreError) in
+            if row.isTrue(1), let previous = row.text(0) {
+                let step = try fenced?.text(1).map { json throws(StoreError) in
                     try StoredState.decode(json: Array(json.utf8), location: connection.settings.location).inProgress?.id
                 } ?? nil
                 try await MariaDBSchema.append(
@@ -95,7 +95,7 @@ struct MariaDBLease: Sendable {
 
     /// The run that took the lock after `run` lost it (the one the row names now), if any.
     static func takenOver(from run: String, on connection: MariaDBConnection) async throws(StoreError) -> String? {
-        try await MariaDBSchema.rows(connection, "SELECT run FROM \(MariaDBSchema.lease) WHERE id = 1 AND run <> ?", [run]).first?[0] ?? nil
+        try await MariaDBSchema.rows(connection, "SELECT run FROM \(MariaDBSchema.lease) WHERE id = 1 AND run <> ?", [run]).first?.text(0)
     }
 
     /// Whether the write that takes the fencing generation past `generation` is `run`'s own: the
@@ -104,17 +104,17 @@ struct MariaDBLease: Sendable {
     /// after the connection broke and the fence refused it: the first try had committed.
     static func wroteNext(after generation: Int64, run: String, on connection: MariaDBConnection) async throws(StoreError) -> Bool {
         let sql = "SELECT s.generation = ? + 1 AND l.run = ? FROM \(MariaDBSchema.state) s, \(MariaDBSchema.lease) l WHERE s.id = 1 AND l.id = 1"
-        return try await MariaDBSchema.rows(connection, sql, [String(generation), run]).first?[0] == "1"
+        return try await MariaDBSchema.rows(connection, sql, [String(generation), run]).first?.isTrue(0) == true
     }
 
     /// Who holds the lease while it lasts; nil when it is free, lapsed, or not created yet.
     static func holder(on connection: MariaDBConnection) async throws(StoreError) -> LockHolder? {
         let sql = "SELECT run, pid, host, since FROM \(MariaDBSchema.lease) WHERE id = 1 AND expires_at >= NOW(6)"
         guard let row = try await MariaDBSchema.rowsIfCreated(connection, sql)?.first else { return nil }
-        guard let since = row[3].flatMap(Timestamp.init) else {
-            throw .io(location: connection.settings.location, reason: .malformed("the lease's `since` is not a timestamp: \(row[3] ?? "null")"))
+        guard let since = row.text(3).flatMap(Timestamp.init) else {
+            throw .io(location: connection.settings.location, reason: .malformed("the lease's `since` is not a timestamp: \(row.text(3) ?? "null")"))
         }
-        return LockHolder(pid: row[1].flatMap { Int32($0) } ?? 0, host: row[2] ?? "?", since: since, run: row[0] ?? "?")
+        return LockHolder(pid: row.int32(1) ?? 0, host: row.text(2) ?? "?", since: since, run: row.text(0) ?? "?")
     }
 }
 

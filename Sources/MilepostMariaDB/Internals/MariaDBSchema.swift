@@ -48,7 +48,7 @@ enum MariaDBSchema {
     /// The stored state; nil when there is none (or no table yet).
     static func readState(on connection: MariaDBConnection) async throws(StoreError) -> StoredState? {
         guard let rows = try await rowsIfCreated(connection, "SELECT state FROM \(state) WHERE id = 1"),
-              let json = rows.first?[0] else { return nil }
+              let json = rows.first?.text(0) else { return nil }
         return try StoredState.decode(json: Array(json.utf8), location: connection.settings.location)
     }
 
@@ -61,11 +61,11 @@ enum MariaDBSchema {
         let decoder = JSONDecoder()
         return try rows.map { row throws(StoreError) in
             do {
-                return try decoder.decode(JournalRecord.self, from: Data((row[1] ?? "").utf8))
+                return try decoder.decode(JournalRecord.self, from: Data((row.text(1) ?? "").utf8))
             } catch {
                 throw .io(
                     location: connection.settings.location,
-                    reason: .malformed("the journal row \(row[0] ?? "?") is not a journal record: \(DecodingError.summary(of: error))"))
+                    reason: .malformed("the journal row \(row.text(0) ?? "?") is not a journal record: \(DecodingError.summary(of: error))"))
             }
         }
     }
@@ -77,7 +77,7 @@ enum MariaDBSchema {
     static func write(
         _ stored: StoredState?, journal records: [JournalRecord], ifGeneration generation: Int64, on connection: MariaDBConnection
     ) async throws(StoreError) -> Int64? {
-        let current = try await rows(connection, "SELECT generation FROM \(state) WHERE id = 1 FOR UPDATE").first?[0]
+        let current = try await rows(connection, "SELECT generation FROM \(state) WHERE id = 1 FOR UPDATE").first?.text(0)
         guard current == String(generation) else { return nil }
         var written = generation
         if let stored {
@@ -108,12 +108,12 @@ enum MariaDBSchema {
         }
     }
 
-    static func rows(_ connection: MariaDBConnection, _ sql: String, _ parameters: [String?] = []) async throws(StoreError) -> [[String?]] {
+    static func rows(_ connection: MariaDBConnection, _ sql: String, _ parameters: [String?] = []) async throws(StoreError) -> [SQLRow] {
         try await run(connection, sql, parameters).rows
     }
 
     /// The rows; nil when the table does not exist yet.
-    static func rowsIfCreated(_ connection: MariaDBConnection, _ sql: String) async throws(StoreError) -> [[String?]]? {
+    static func rowsIfCreated(_ connection: MariaDBConnection, _ sql: String) async throws(StoreError) -> [SQLRow]? {
         do {
             return try await connection.query(sql)
         } catch {

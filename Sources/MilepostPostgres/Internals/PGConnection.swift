@@ -81,8 +81,8 @@ final class PGConnection: @unchecked Sendable {
     /// statements when there are no parameters (`PQexec`). Cancelling the task cancels the query.
     /// - returns: The rows.
     @discardableResult
-    func execute(_ sql: String, _ parameters: [String?] = []) async throws(PGQueryFailure) -> [PGRow] {
-        let result: Result<[PGRow], PGQueryFailure> = await withTaskCancellationHandler {
+    func execute(_ sql: String, _ parameters: [String?] = []) async throws(PGQueryFailure) -> [SQLRow] {
+        let result: Result<[SQLRow], PGQueryFailure> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 queue.async { continuation.resume(returning: self.executeNow(sql, parameters)) }
             }
@@ -110,7 +110,7 @@ final class PGConnection: @unchecked Sendable {
         _ = pq.cancel(canceller, &buffer, Int32(buffer.count))
     }
 
-    private func executeNow(_ sql: String, _ parameters: [String?]) -> Result<[PGRow], PGQueryFailure> {
+    private func executeNow(_ sql: String, _ parameters: [String?]) -> Result<[SQLRow], PGQueryFailure> {
         let result: OpaquePointer?
         if parameters.isEmpty {
             result = pq.exec(handle, sql)
@@ -131,7 +131,7 @@ final class PGConnection: @unchecked Sendable {
             let rows = Int(pq.ntuples(result))
             let columns = Int(pq.nfields(result))
             return .success((0..<rows).map { row in
-                PGRow(columns: (0..<columns).map { column in
+                SQLRow(columns: (0..<columns).map { column in
                     pq.getisnull(result, Int32(row), Int32(column)) == 1
                         ? nil : pq.getvalue(result, Int32(row), Int32(column)).map { String(cString: $0) } ?? ""
                 })

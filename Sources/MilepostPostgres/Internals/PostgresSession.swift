@@ -25,7 +25,7 @@ struct PostgresSession: Sendable {
 
     /// Runs one statement (or a parameterless script).
     @discardableResult
-    func query(_ sql: String, _ parameters: [String?] = []) async throws -> [PGRow] {
+    func query(_ sql: String, _ parameters: [String?] = []) async throws -> [SQLRow] {
         do {
             return try await connection.execute(sql, parameters)
         } catch {
@@ -34,7 +34,7 @@ struct PostgresSession: Sendable {
     }
 
     /// Like `query`, but nil when the schema or a table does not exist yet (nothing was ever stored).
-    func queryIfCreated(_ sql: String, _ parameters: [String?] = []) async throws -> [PGRow]? {
+    func queryIfCreated(_ sql: String, _ parameters: [String?] = []) async throws -> [SQLRow]? {
         do {
             return try await connection.execute(sql, parameters)
         } catch where error.sqlState == .invalidSchemaName || error.sqlState == .undefinedTable {

@@ -46,7 +46,7 @@ struct StateQueries: Sendable {
         return try records(try await session.queryIfCreated(sql, [String(count)]) ?? [])
     }
 
-    private func records(_ rows: [PGRow]) throws -> [JournalRecord] {
+    private func records(_ rows: [SQLRow]) throws -> [JournalRecord] {
         let decoder = JSONDecoder()
         return try rows.map { row in
             do {

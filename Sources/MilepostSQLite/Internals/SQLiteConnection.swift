@@ -58,7 +58,7 @@ final class SQLiteConnection {
     /// Runs one statement with text (or nil) parameters and returns its rows, each column as text
     /// (nil for NULL).
     @discardableResult
-    func query(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [[String?]] {
+    func query(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [SQLRow] {
         var statement: OpaquePointer?
         guard sqlite.prepareV2(handle, sql, -1, &statement, nil) == LibSQLite.ok, let statement else {
             throw failure(lastMessage)
@@ -73,15 +73,15 @@ final class SQLiteConnection {
             }
             guard code == LibSQLite.ok else { throw failure(lastMessage) }
         }
-        var rows: [[String?]] = []
+        var rows: [SQLRow] = []
         while true {
             switch sqlite.step(statement) {
             case LibSQLite.row:
-                rows.append((0..<sqlite.columnCount(statement)).map { column in
+                rows.append(SQLRow(columns: (0..<sqlite.columnCount(statement)).map { column in
                     sqlite.columnText(statement, column).map { text in
                         String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite.columnBytes(statement, column))), as: UTF8.self)
                     }
-                })
+                }))
             case LibSQLite.done:
                 return rows
             default:

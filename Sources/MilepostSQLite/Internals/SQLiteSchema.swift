@@ -12,7 +12,7 @@ enum SQLiteSchema {
 
     /// WAL (readers never wait for a writer), every commit synced before it returns, and the tables.
     static func prepare(_ connection: SQLiteConnection) throws(StoreError) {
-        let mode = try connection.query("PRAGMA journal_mode = WAL").first?.first ?? nil
+        let mode = try connection.query("PRAGMA journal_mode = WAL").first?.text(0)
         guard mode?.lowercased() == "wal" else {
             throw .io(location: connection.location, reason: .other("cannot switch the database to WAL mode (journal_mode is \(mode ?? "?"))"))
         }
@@ -41,7 +41,7 @@ enum SQLiteSchema {
         guard try connection.hasTable(stateTable) else { return nil }
         let rows = try connection.query("SELECT state FROM \(stateTable) WHERE id = 1")
         guard let row = rows.first else { return nil }
-        return row.first.flatMap { $0 } ?? ""
+        return row.text(0) ?? ""
     }
 
     /// The stored state's head (`StoredStateHead`), scanned from the row's JSON without decoding it;
@@ -53,7 +53,7 @@ enum SQLiteSchema {
     /// The journal, oldest first: every record, or the last `count`.
     static func journal(last count: Int?, on connection: SQLiteConnection) throws(StoreError) -> [JournalRecord] {
         guard try connection.hasTable(journalTable) else { return [] }
-        let rows: [[String?]]
+        let rows: [SQLRow]
         if let count {
             rows = try connection.query(
                 "SELECT seq, record FROM (SELECT seq, record FROM \(journalTable) ORDER BY seq DESC LIMIT \(count)) ORDER BY seq")
@@ -63,11 +63,11 @@ enum SQLiteSchema {
         let decoder = JSONDecoder()
         return try rows.map { row throws(StoreError) in
             do {
-                return try decoder.decode(JournalRecord.self, from: Data((row[1] ?? "").utf8))
+                return try decoder.decode(JournalRecord.self, from: Data((row.text(1) ?? "").utf8))
             } catch {
                 throw .io(
                     location: connection.location,
-                    reason: .malformed("the journal row \(row[0] ?? "?") is not a journal record: \(DecodingError.summary(of: error))"))
+                    reason: .malformed("the journal row \(row.text(0) ?? "?") is not a journal record: \(DecodingError.summary(of: error))"))
             }
         }
     }
