@@ -120,16 +120,18 @@ actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
             if error.connectionLost { throw error.storeError(settings.location) }
             throw MySQLStep.Failure(message: "\(error.message) (error \(error.code))")
         }
-        let open = await connection.inTransaction()
-        if inStepTransaction, !open {
+        let openAfter = await connection.inTransaction()
+        switch ScriptTransactionChange(inStepTransaction: inStepTransaction, openAfter: openAfter) {
+        case nil:
+            return false
+        case .endedStepTransaction?:
+            // DDL commits implicitly: the step goes on, its checkpoint in a transaction of its own.
             inStepTransaction = false
             return true
-        }
-        if !inStepTransaction, open {
+        case .leftOpen?:
             await connection.rollback()
-            throw MySQLStep.Failure(message: "the script left a transaction open (a BEGIN without its COMMIT), which was rolled back; remove BEGIN")
+            throw MySQLStep.Failure(message: ScriptTransactionChange.leftOpen.failure(transactionOption: false))
         }
-        return false
     }
 
     // MARK: - Internals
@@ -171,15 +173,12 @@ actor LockedMariaDBStore: TransactionalLockedStore, ExpiringLockedStore {
     /// The refusal, naming this run and the one that took the lease after it.
     private func fenced() async -> StoreError {
         let now = try? await MariaDBLease.takenOver(from: run, on: data())
-        return .io(
-            location: settings.location,
-            reason: .other("checkpoint refused by the fence: run \(now ?? "?") took the lock after this run "
-                + "(\(run)) lost it (its lease lapsed); nothing was written. Run `milepost status` to see the stored state"))
+        return FenceRefusal.error(location: settings.location, run: run, taker: now, howLost: "its lease lapsed")
     }
 
     private func data() throws(StoreError) -> MariaDBConnection {
         guard let connection else {
-            preconditionFailure("a LockedStore of \(settings.location) was used after release()")
+            usedAfterRelease(settings.location)
         }
         return connection
     }

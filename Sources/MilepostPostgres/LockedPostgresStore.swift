@@ -141,20 +141,13 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     func execute(stepSQL sql: String) async throws {
         let data = try data()
         try await data.connection.execute(sql)
-        let open = await data.connection.inTransaction()
-        if inStepTransaction, !open {
-            inStepTransaction = false
-            throw SQLStep.Failure(
-                message: "the script ended the step's transaction (a COMMIT, ROLLBACK or END in it): what it ran before "
-                    + "that is committed or undone on its own, not with the step's checkpoint. Remove transaction "
-                    + "control from the script (or set transaction: false), check what it did, then resolve the step")
+        let openAfter = await data.connection.inTransaction()
+        guard let change = ScriptTransactionChange(inStepTransaction: inStepTransaction, openAfter: openAfter) else { return }
+        switch change {
+        case .endedStepTransaction: inStepTransaction = false
+        case .leftOpen: await data.rollback()
         }
-        if !inStepTransaction, open {
-            await data.rollback()
-            throw SQLStep.Failure(
-                message: "the script left a transaction open (a BEGIN without its COMMIT), which was rolled back; "
-                    + "remove BEGIN from the script: with transaction: true (the default) it runs in the step's own transaction")
-        }
+        throw SQLStep.Failure(message: change.failure(transactionOption: true))
     }
 
     // MARK: - Internals
@@ -177,7 +170,7 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
 
     private func data() throws -> PostgresSession {
         guard let sessions else {
-            preconditionFailure("a LockedStore of \(store.location) was used after release()")
+            usedAfterRelease(store.location)
         }
         return sessions.data
     }
@@ -186,10 +179,7 @@ actor LockedPostgresStore: TransactionalLockedStore, ExpiringLockedStore {
     /// journaled taking it over from this one, else the one the lock row names.
     private func fenced() async -> StoreError {
         let now = try? await LockRow.takenOver(from: run, store.tables, on: data())
-        return .io(
-            location: store.location,
-            reason: .other("checkpoint refused by the fence: run \(now ?? "?") took the lock after this run "
-                + "(\(run)) lost it (its lock session was lost or its lease lapsed); nothing was written. "
-                + "Run `milepost status` to see the stored state"))
+        return FenceRefusal.error(
+            location: store.location, run: run, taker: now, howLost: "its lock session was lost or its lease lapsed")
     }
 }

@@ -110,20 +110,13 @@ actor LockedSQLiteStore: TransactionalLockedStore {
     func execute(stepSQL sql: String) throws {
         let connection = try connected()
         try connection.execute(sql)
-        let open = connection.inTransaction
-        if inStepTransaction, !open {
-            inStepTransaction = false
-            throw SQLiteStep.Failure(
-                message: "the script ended the step's transaction (a COMMIT, ROLLBACK or END in it): what it ran before "
-                    + "that is committed or undone on its own, not with the step's checkpoint. Remove transaction "
-                    + "control from the script, check what it did, then resolve the step")
+        guard let change = ScriptTransactionChange(inStepTransaction: inStepTransaction, openAfter: connection.inTransaction)
+        else { return }
+        switch change {
+        case .endedStepTransaction: inStepTransaction = false
+        case .leftOpen: connection.rollback()
         }
-        if !inStepTransaction, open {
-            connection.rollback()
-            throw SQLiteStep.Failure(
-                message: "the script left a transaction open (a BEGIN without its COMMIT), which was rolled back; "
-                    + "remove BEGIN from the script")
-        }
+        throw SQLiteStep.Failure(message: change.failure(transactionOption: false))
     }
 
     // MARK: - Internals
@@ -155,7 +148,7 @@ actor LockedSQLiteStore: TransactionalLockedStore {
 
     private func connected() throws(StoreError) -> SQLiteConnection {
         guard let connection else {
-            preconditionFailure("a LockedStore of \(location) was used after release()")
+            usedAfterRelease(location)
         }
         return connection
     }

@@ -119,7 +119,7 @@ final class LockedFileStore: LockedStore {
     /// Runs `body` under the mutex, with file-call failures reported as `StoreError.io`.
     private func whileHeld<Result: Sendable>(_ body: (inout Held) throws -> Result) throws -> Result {
         try held.withLock { held in
-            precondition(held != nil, "a LockedStore of \(stateFile.directory.path) was used after release()")
+            if held == nil { usedAfterRelease(stateFile.directory.path) }
             do {
                 return try body(&held!)
             } catch let error as FileCallError {
