@@ -19,6 +19,16 @@ import Testing
     /// Taking Milepost's parameter out does not make the URL another: the `/` it held kept the
     /// later `@` from ending a user information, so the URL handed to libpq has that `@` encoded
     /// (before, libpq read `db?password=x&a` as the user name, and the location showed the password).
+    /// A parameter's name ends at its first `=` even when a combining mark follows it (split by
+    /// Unicode scalar, as the URL is; by `Character`, the name ran on into the value).
+    @Test func aParameterNameEndsAtItsEqualsSignBeforeACombiningMark() {
+        let settings = ConnectionSettings(url: "postgres://db/shop?milepost_schema=\u{301}s&sslmode=require")
+        #expect(settings.schema == "\u{301}s")
+        #expect(settings.url == "postgres://db/shop?sslmode=require")
+        #expect(StoreURL.parameter("password=\u{7EC}x") == ("password", "\u{7EC}x"))
+        #expect(StoreURL.parameter("flag") == ("flag", ""))
+    }
+
     @Test func aRemovedParameterDoesNotMakeTheRestOfTheQueryAUserName() {
         let settings = ConnectionSettings(url: "postgres://db?password=x&milepost_schema=s/t&application_name=a@b")
         #expect(settings.url == "postgres://db?password=x&application_name=a%40b")

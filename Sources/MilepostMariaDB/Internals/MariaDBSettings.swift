@@ -48,8 +48,8 @@ package struct MariaDBSettings: Sendable {
         host = hostText.isEmpty ? nil : Self.decoded(hostText)
         var leaseText: String?
         for item in parts?.query ?? [] {
-            let name = item.prefix { $0 != "=" }
-            let value = Self.decoded(item.dropFirst(name.count + 1))
+            let (name, written) = StoreURL.parameter(item)
+            let value = Self.decoded(written)
             switch name {
             case "socket": socket = value
             case Substring(LeaseParameter.name): leaseText = value

@@ -32,9 +32,8 @@ package struct ConnectionSettings: Sendable {
         var kept: [Substring] = []
         var ours: [String: String] = [:]
         for item in parts?.query ?? [] {
-            let name = item.prefix { $0 != "=" }
+            let (name, value) = StoreURL.parameter(item)
             if [Self.schemaParameter, Self.lockParameter, LeaseParameter.name].contains(String(name)) {
-                let value = item.dropFirst(name.count + 1)
                 ours[String(name)] = PercentDecoding.decoded(value) ?? String(value)
             } else {
                 kept.append(item)

@@ -64,7 +64,16 @@ package struct StoreURL {
     /// True for a query item that sets the password: its name, percent-decoded, is `password`
     /// in any case (libpq decodes the names of its parameters).
     package static func setsPassword(_ item: Substring) -> Bool {
-        let name = Substring(item.unicodeScalars.prefix { $0 != "=" })
+        let name = parameter(item).name
         return (PercentDecoding.decoded(name) ?? String(name)).lowercased() == "password"
+    }
+
+    /// A query item's name (up to its first `=`) and value (after it; empty without one), as
+    /// written, split by Unicode scalar as the URL is: an `=` followed by a combining mark still
+    /// ends the name (split by `Character`, the name would run on into the value — a password).
+    package static func parameter(_ item: Substring) -> (name: Substring, value: Substring) {
+        let scalars = item.unicodeScalars
+        guard let equals = scalars.firstIndex(of: "=") else { return (item, item[item.endIndex...]) }
+        return (Substring(scalars[..<equals]), Substring(scalars[scalars.index(after: equals)...]))
     }
 }
