@@ -135,6 +135,7 @@ extension MilepostCommand {
             let hint = CommandHint(store: store.store, manifest: manifest.manifest, hostStore: hostStore.hostStore)
             try await reportingFailures(hint: hint) {
                 var (options, format, metricsFile) = try settings()
+                CrashTrialVariable.withholdFromSteps()
                 options.reviewedPlan = try reviewedPlan()
                 // A reviewed plan's own target, labels and phase, unless given: given, they must be the plan's.
                 let target = try options.reviewedPlan.map { try self.target.resolved() ?? $0.to } ?? self.target.required()

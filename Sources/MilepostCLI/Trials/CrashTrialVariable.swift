@@ -15,6 +15,13 @@ enum CrashTrialVariable {
     /// The value that kills the run at `crash`.
     static func killing(at crash: CrashPoint) -> String { "kill " + crash.line }
 
+    /// Takes the variable out of the environment once the run has its trap: a `milepost` that an
+    /// `exec` step of the run starts would otherwise stop at its own commit points too (or add them
+    /// to the reference run's list).
+    static func withholdFromSteps() {
+        _ = ProcessEnvironment.take(name)
+    }
+
     /// The trap the variable asks for; nil when it is not set.
     /// - throws: `ValidationError` for a value that is neither form.
     static func trap() throws -> CommitTrap? {

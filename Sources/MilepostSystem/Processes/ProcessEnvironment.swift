@@ -10,6 +10,15 @@ package enum ProcessEnvironment {
         getenv(name).map { PathText.string(cString: $0) }
     }
 
+    /// The variable `name`, taken out of the environment (`unsetenv(3)`): for a variable meant for
+    /// this process alone, which the processes it starts must not inherit. Call it before any
+    /// other thread reads the environment.
+    package static func take(_ name: String) -> String? {
+        let taken = value(name)
+        if taken != nil { unsetenv(name) }
+        return taken
+    }
+
     /// The names of the variables that start with `prefix` (ASCII), in `environ`'s order, each
     /// once. Compares bytes and makes a text only of a name that matches: cheap enough for the
     /// pre-start fast path, which makes no `Dictionary` of `String`s (docs/performance.md).
