@@ -104,9 +104,10 @@ struct FleetLeaseTests {
     func aHolderFrozenInsideItsTransactionHoldsTheNextRunnerForNoLongerThanTheLease(route: Route) async throws {
         let direct = try await TestServer.freshDatabase()
         let url = route.url(direct)
-        // The step sleeps 15 s in its transaction while `slow` says so: long enough to see it there
-        // and freeze its runner whatever the load (5 s went by unseen under a loaded CI run), and
-        // not again for the runner that takes over.
+        // The step waits in its transaction for as long as `slow` says so, until this test has seen
+        // it there and frozen its runner (a fixed sleep, even of 15 s, went by unseen when the test
+        // pool's threads were all blocked on other tests' processes), and not again for the runner
+        // that takes over. Each statement of the DO block reads `slow` with a snapshot of its own.
         try await TestServer.admin(
             "CREATE TABLE counter (n int); INSERT INTO counter VALUES (0); CREATE TABLE slow (yes bool); INSERT INTO slow VALUES (true)",
             url: direct)
@@ -114,14 +115,14 @@ struct FleetLeaseTests {
         try directory.write("""
             migrations:
               "1.0":
-                - {name: sql, id: count, with: {sql: "UPDATE counter SET n = n + 1; SELECT pg_sleep(CASE WHEN yes THEN 15 ELSE 0 END) FROM slow"}}
+                - {name: sql, id: count, with: {sql: "UPDATE counter SET n = n + 1; DO $$ BEGIN WHILE (SELECT yes FROM slow) LOOP PERFORM pg_sleep(0.05); END LOOP; END $$"}}
             """, to: "milepost.yaml")
         let frozen = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
         let sleeping = """
             SELECT count(*) FROM pg_stat_activity
             WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'UPDATE counter%'
             """
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(120)
         while try await TestServer.admin(sleeping, url: direct) != [["1"]], ContinuousClock.now < deadline, frozen.process.isRunning {
             try await Task.sleep(for: .milliseconds(20))
         }
