@@ -76,7 +76,9 @@ public struct MariaDBStore: MilepostStore {
         let heartbeat = LeaseKeeper<MariaDBConnection>(
             lease: lease, run: holder.run, location: settings.location, starting: lockConnection, taken: taken.sent,
             connect: { try await MariaDBConnection.open(settings) })
-        let locked = LockedMariaDBStore(data: data, generation: taken.generation, run: holder.run, heartbeat: heartbeat)
+        let locked = LockedMariaDBStore(
+            dialect: MariaDBDialect(settings: settings), connection: data, fence: taken.generation, run: holder.run,
+            heartbeat: heartbeat)
         do {
             _ = try await locked.readState()
         } catch {

@@ -99,7 +99,8 @@ public struct PostgresStore: MilepostStore {
             lease: renewable, run: holder.run, location: settings.location, starting: lock, taken: taken.sent,
             waitingAdvice: pooled ? Self.poolerAdvice : nil, connect: { try await PostgresSession.open(settings) })
         let locked = LockedPostgresStore(
-            store: self, kind: kind, lock: lock, data: data, generation: taken.generation, run: holder.run, heartbeat: heartbeat)
+            dialect: PostgresDialect(store: self, kind: kind, lockSession: lock), connection: data, fence: taken.generation,
+            run: holder.run, heartbeat: heartbeat)
         do {
             _ = try await locked.readState()
         } catch {

@@ -4,7 +4,7 @@
 /// a parser: it skips quoted text, quoted identifiers, dollar-quoted bodies (`DO $$ BEGIN … END $$`)
 /// and comments, splits the rest at semicolons and looks at each statement's first word(s).
 /// `ROLLBACK TO SAVEPOINT` stays inside the transaction and is not reported. The check at run time
-/// is the connection's transaction status (`LockedPostgresStore.execute(stepSQL:)`).
+/// is the connection's transaction status (`LockedSQLStore`'s script check, `ScriptTransactionChange`).
 enum SQLTransactionControl {
     /// The transaction-control statements of `sql`, in order, each as its leading keyword(s)
     /// in upper case (`COMMIT`, `START TRANSACTION`).

@@ -97,7 +97,7 @@ public struct SQLiteStore: MilepostStore {
     /// Takes the lock (`lockFile`, waiting up to `timeout`) and records `holder` in it, then opens
     /// the database (created owner-only when missing), switches it to WAL mode, creates Milepost's
     /// tables if needed and reads the state row, which every checkpoint of this holder checks
-    /// first (`LockedSQLiteStore`).
+    /// first (`SQLiteDialect`, the fence of `LockedSQLiteStore`).
     public func lock(timeout: Duration, holder: LockHolder) async throws -> any LockedStore {
         let lock = try await lockFile.acquire(timeout: timeout, location: location, holder: holder)
         do {
@@ -105,7 +105,9 @@ public struct SQLiteStore: MilepostStore {
             let connection = try SQLiteConnection.open(path: path, location: location, readOnly: false)
             try SQLiteSchema.prepare(connection)
             let seen = try SQLiteSchema.stateText(on: connection)
-            return LockedSQLiteStore(connection: connection, lock: lock, location: location, seen: seen)
+            return LockedSQLiteStore(
+                dialect: SQLiteDialect(lock: lock, location: location), connection: connection,
+                fence: SQLiteDialect.SeenState(json: seen), run: holder.run, heartbeat: nil)
         } catch {
             lock.release()
             throw error
