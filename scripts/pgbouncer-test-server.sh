@@ -50,8 +50,9 @@ unix_socket_dir =
 auth_type = trust
 auth_file = $dir/userlist.txt
 pool_mode = transaction
-; 50 runners with two connections each, plus the tests' own
-max_client_conn = 400
+; 50 runners with two connections each, plus the tests' own; 1,000 replicas' pre-start no-ops at
+; once (benchmarks/postgres/run.sh)
+max_client_conn = 1200
 default_pool_size = 40
 ; the server's connections are reused as soon as a transaction ends
 server_reset_query =

@@ -13,8 +13,8 @@ import MilepostSystem
 /// Anything else — another command, an unknown or repeated option, a bad value, a store that is
 /// not up to date, any error — returns nil and the full parser runs, so behaviour and messages
 /// stay exactly those of `MilepostCommand.Run`. Only stores with a synchronous read of their
-/// state's head (`MilepostStore.stateHeadReader`: the file and SQLite stores) take it; with any other store the
-/// full path runs.
+/// state's head (`MilepostStore.stateHeadReader`: every store of Milepost's, the server stores in one
+/// connection and one query) take it; with an application's store that has none the full path runs.
 enum PreStart {
     /// Options whose value is checked here with the parser's own types; nil means "any value".
     ///

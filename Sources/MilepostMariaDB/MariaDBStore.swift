@@ -44,6 +44,22 @@ public struct MariaDBStore: MilepostStore {
         try await reading { connection throws(StoreError) in try await MariaDBSchema.readState(on: connection) }
     }
 
+    /// `readStateHeadSynchronously()`.
+    public var stateHeadReader: StateHeadReader? { StateHeadReader(readStateHeadSynchronously) }
+
+    /// The state's head (`stateHeadReader`), for the pre-start fast path of a fleet's replicas: one
+    /// connection and one query on the calling thread, no lock. Nil — the full path, which says
+    /// what is wrong — when the URL cannot be used, the server cannot be reached (within
+    /// `StateHeadReader.connectTimeoutSeconds`), nothing is stored or the scan of the state cannot
+    /// vouch for it.
+    package func readStateHeadSynchronously() -> StoredStateHead? {
+        guard settings.refusal == nil,
+              case .success(let connection?) = MariaDBConnection.connectNow(
+                  settings, database: true, timeoutSeconds: UInt32(StateHeadReader.connectTimeoutSeconds))
+        else { return nil }
+        return MariaDBSchema.readStateHeadNow(on: connection)
+    }
+
     public func readJournal() async throws -> [JournalRecord] {
         try await reading { connection throws(StoreError) in try await MariaDBSchema.journal(last: nil, on: connection) } ?? []
     }

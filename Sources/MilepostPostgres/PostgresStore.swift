@@ -48,6 +48,21 @@ public struct PostgresStore: MilepostStore {
         try await reading { try await queries.read(on: $0).state }
     }
 
+    /// `readStateHeadSynchronously()`.
+    public var stateHeadReader: StateHeadReader? { StateHeadReader(readStateHeadSynchronously) }
+
+    /// The state's head (`stateHeadReader`), for the pre-start fast path of a fleet's replicas: one
+    /// connection and one query on the calling thread, no lock (directly or through a connection
+    /// pooler in transaction mode alike). Nil — the full path, which says what is wrong — when the
+    /// URL cannot be used, the server cannot be reached (within `StateHeadReader.connectTimeout`,
+    /// so that an unreachable server costs the full path's wait and little more), nothing is stored
+    /// or the scan of the state cannot vouch for it.
+    package func readStateHeadSynchronously() -> StoredStateHead? {
+        let parameters = settings.parameters(connectTimeout: StateHeadReader.connectTimeoutSeconds)
+        guard settings.refusal == nil, case .success(let connection) = PGConnection.connectNow(parameters) else { return nil }
+        return queries.readHeadNow(on: connection)
+    }
+
     public func readJournal() async throws -> [JournalRecord] {
         try await reading { try await queries.journal(on: $0) }
     }

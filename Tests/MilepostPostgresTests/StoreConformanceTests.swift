@@ -18,15 +18,16 @@ struct StoreConformanceTests {
 
     /// What each store offers beyond reads and checkpoints, as values (never found by a cast): a
     /// lease the runner races the run against, step transactions and scripts for `sql`-family
-    /// steps (in the store's dialect), a synchronous head read for the pre-start fast path.
+    /// steps (in the store's dialect), a synchronous head read for the pre-start fast path (every
+    /// store: the server stores' in one connection and one query).
     @Test(arguments: StoreKind.available)
     func eachStoreOffersItsCapabilities(kind: StoreKind) async throws {
         let fixture = try kind.make()
         let (lease, transactions, headRead, dialect): (Bool, Bool, Bool, ScriptDialect?) = switch kind {
         case .file: (false, false, true, nil)
         case .sqlite: (false, true, true, .sqlite)
-        case .postgres: (true, true, false, .postgresql)
-        case .mariadb: (true, true, false, .mariadb)
+        case .postgres: (true, true, true, .postgresql)
+        case .mariadb: (true, true, true, .mariadb)
         }
         #expect((fixture.store.stateHeadReader != nil) == headRead)
         #expect(fixture.store.scriptDialect == dialect)
@@ -34,6 +35,35 @@ struct StoreConformanceTests {
         #expect((locked.lease != nil) == lease)
         #expect((locked.stepTransactions != nil) == transactions)
         #expect(locked.scripts?.dialect == dialect)
+        await locked.release()
+    }
+
+    /// The pre-start fast path's head read says what the full read says, on every store, without
+    /// creating anything or waiting for the lock: nothing for a fresh store; the version, the
+    /// manifest's digest and no running step for an up-to-date one; a running step once one is marked.
+    @Test(arguments: StoreKind.available)
+    func theHeadReadAgreesWithTheFullRead(kind: StoreKind) async throws {
+        let fixture = try kind.make()
+        let reader = try #require(fixture.store.stateHeadReader)
+        #expect(try reader.read() == nil)
+        #expect(try await fixture.isUntouched())
+        var state = StoredState(
+            app: "shop", version: Version("2.1.0"),
+            completed: [
+                CompletedStep(id: "2.0.0/backfill", at: Timestamp("2026-01-02T03:04:05.678Z")!, run: "run-a", fingerprint: "f1"),
+                CompletedStep(id: "2.1.0/reindex", at: Timestamp("2026-01-02T03:05:00.000Z")!, run: "run-a", fingerprint: "f2", via: "resolved"),
+            ],
+            updatedAt: Timestamp("2026-01-02T03:06:00.000Z")!)
+        state.plannedWith = ManifestDigest(digest: "sha256:ab", files: ["steps/reindex.sql"])
+        let locked = try await fixture.store.lock(timeout: .zero, holder: TestServer.holder(run: "run-a"))
+        try await locked.commit(state, journal: [])
+        let head = try #require(try reader.read())
+        #expect(head == state.head)
+        #expect(!head.hasStepInProgress && head.plannedWith == state.plannedWith)
+        state.inProgress = InProgressStep(
+            id: "2.2.0/warm", run: "run-a", since: Timestamp("2026-01-02T03:07:00.000Z")!, attempt: 1, host: "test-host", pid: 4242)
+        try await locked.commit(state, journal: [])
+        #expect(try reader.read()?.hasStepInProgress == true)
         await locked.release()
     }
 

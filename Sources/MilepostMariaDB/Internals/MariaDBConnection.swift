@@ -53,12 +53,14 @@ final class MariaDBConnection: @unchecked Sendable {
     static func openIfCreated(_ settings: MariaDBSettings, database: Bool = true) async throws(StoreError) -> MariaDBConnection? {
         if let refusal = settings.refusal { throw .io(location: settings.location, reason: .invalidURL(refusal)) }
         let result: Result<MariaDBConnection?, StoreError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: connectNow(settings, database: database)) }
+            DispatchQueue.global().async { continuation.resume(returning: connectNow(settings, database: database, timeoutSeconds: 10)) }
         }
         return try result.get()
     }
 
-    private static func connectNow(_ settings: MariaDBSettings, database: Bool) -> Result<MariaDBConnection?, StoreError> {
+    /// `openIfCreated`, on the calling thread (the pre-start fast path: `MariaDBStore.readStateHeadSynchronously`),
+    /// giving up on reaching the server after `timeoutSeconds`.
+    static func connectNow(_ settings: MariaDBSettings, database: Bool, timeoutSeconds: UInt32) -> Result<MariaDBConnection?, StoreError> {
         let library: LibMariaDB
         switch LibMariaDB.shared {
         case .success(let loaded): library = loaded
@@ -67,7 +69,7 @@ final class MariaDBConnection: @unchecked Sendable {
         guard let handle = library.initialize(nil) else {
             return .failure(.unreachable(location: settings.location, reason: .other("mysql_init: out of memory")))
         }
-        var timeout: UInt32 = 10
+        var timeout = timeoutSeconds
         _ = library.options(handle, LibMariaDB.optionConnectTimeout, &timeout)
         _ = library.options(handle, LibMariaDB.optionCharsetName, "utf8mb4")
         let connected = library.realConnect(
@@ -146,7 +148,9 @@ final class MariaDBConnection: @unchecked Sendable {
         _ = try? await run("ROLLBACK")
     }
 
-    private func runNow(_ sql: String, _ parameters: [String?]) -> Result<Outcome, MariaDBFailure> {
+    /// `run`, on the calling thread, without cancellation: only on a connection nothing else uses
+    /// (the pre-start fast path's).
+    func runNow(_ sql: String, _ parameters: [String?]) -> Result<Outcome, MariaDBFailure> {
         let text = parameters.isEmpty ? sql : substituted(sql, parameters)
         let bytes = Array(text.utf8)
         let status = bytes.withUnsafeBufferPointer { buffer in

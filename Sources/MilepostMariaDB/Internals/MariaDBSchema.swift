@@ -52,6 +52,16 @@ enum MariaDBSchema {
         return try StoredState.decode(json: Array(json.utf8), location: connection.settings.location)
     }
 
+    /// The stored state's head (`StoredStateHead`), scanned from the state row's JSON in one query
+    /// on the calling thread (the pre-start fast path); nil when there is no state, the query failed
+    /// or the scan cannot vouch for it.
+    static func readStateHeadNow(on connection: MariaDBConnection) -> StoredStateHead? {
+        guard case .success(let outcome) = connection.runNow("SELECT state FROM \(state) WHERE id = 1", []),
+              let json = outcome.rows.first?.text(0)
+        else { return nil }
+        return StoredStateHead(json: Array(json.utf8))
+    }
+
     /// The journal, oldest first: every record, or the last `count`.
     static func journal(last count: Int?, on connection: MariaDBConnection) async throws(StoreError) -> [JournalRecord] {
         let sql = count.map {

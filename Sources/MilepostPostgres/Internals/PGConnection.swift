@@ -41,7 +41,9 @@ final class PGConnection: @unchecked Sendable {
         return try result.get()
     }
 
-    private static func connectNow(_ parameters: [(String, String)]) -> Result<PGConnection, PGConnectFailure> {
+    /// `connect`, on the calling thread: for the pre-start fast path, which answers before any
+    /// thread starts (`PostgresStore.readStateHeadSynchronously`).
+    static func connectNow(_ parameters: [(String, String)]) -> Result<PGConnection, PGConnectFailure> {
         let pq: LibPQ
         switch LibPQ.shared {
         case .success(let loaded): pq = loaded
@@ -110,7 +112,9 @@ final class PGConnection: @unchecked Sendable {
         _ = pq.cancel(canceller, &buffer, Int32(buffer.count))
     }
 
-    private func executeNow(_ sql: String, _ parameters: [String?]) -> Result<[SQLRow], PGQueryFailure> {
+    /// `execute`, on the calling thread, without cancellation: only on a connection nothing else
+    /// uses (the pre-start fast path's).
+    func executeNow(_ sql: String, _ parameters: [String?]) -> Result<[SQLRow], PGQueryFailure> {
         let result: OpaquePointer?
         if parameters.isEmpty {
             result = pq.exec(handle, sql)

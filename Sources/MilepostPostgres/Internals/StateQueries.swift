@@ -10,7 +10,26 @@ struct StateQueries: Sendable {
     /// The stored state (nil when nothing is stored or the tables do not exist yet) and the
     /// generation it was read at (nil when the tables do not exist).
     func read(on session: PostgresSession) async throws -> (state: StoredState?, generation: Int64?) {
-        let sql = """
+        guard let rows = try await session.queryIfCreated(readSQL), let row = rows.first else { return (nil, nil) }
+        let generation = row.int64(0)
+        if row.isTrue(2) { return (nil, generation) }
+        return (try StoredState.decode(json: Array((row.text(1) ?? "").utf8), location: location), generation)
+    }
+
+    /// The head of the stored state (`StoredStateHead`), scanned from the JSON `read` decodes, in
+    /// one query on `connection` on the calling thread (the pre-start fast path); nil when there is
+    /// no state, the query failed or the scan cannot vouch for it (the full path then says why).
+    func readHeadNow(on connection: PGConnection) -> StoredStateHead? {
+        guard case .success(let rows) = connection.executeNow(readSQL, []), let row = rows.first, !row.isTrue(2),
+              let json = row.text(1)
+        else { return nil }
+        return StoredStateHead(json: Array(json.utf8))
+    }
+
+    /// The generation, the state as the JSON of `state.json` (its completed steps aggregated) and
+    /// whether nothing is stored yet: one row.
+    private var readSQL: String {
+        """
             SELECT s.generation, json_build_object(
                 'format', s.format, 'app', s.app, 'version', s.version,
                 'completed', COALESCE((
@@ -25,10 +44,6 @@ struct StateQueries: Sendable {
                 s.version IS NULL
             FROM \(schema.state) s
             """
-        guard let rows = try await session.queryIfCreated(sql), let row = rows.first else { return (nil, nil) }
-        let generation = row.int64(0)
-        if row.isTrue(2) { return (nil, generation) }
-        return (try StoredState.decode(json: Array((row.text(1) ?? "").utf8), location: location), generation)
     }
 
     /// Every journal record, oldest first; none when the tables do not exist yet.
