@@ -18,51 +18,51 @@ struct MariaDBDialect: LockedSQLDialect {
     var scriptsChooseTransaction: Bool { false }
     var writesAreOneStatement: Bool { false }
 
-    func begin(on connection: MariaDBConnection) async throws {
+    nonisolated(nonsending) func begin(on connection: MariaDBConnection) async throws {
         try await MariaDBSchema.run(connection, "BEGIN")
     }
 
-    func commit(on connection: MariaDBConnection) async throws {
+    nonisolated(nonsending) func commit(on connection: MariaDBConnection) async throws {
         try await MariaDBSchema.run(connection, "COMMIT")
     }
 
-    func rollback(on connection: MariaDBConnection) async {
+    nonisolated(nonsending) func rollback(on connection: MariaDBConnection) async {
         await connection.rollback()
     }
 
-    func inTransaction(on connection: MariaDBConnection) async -> Bool {
+    nonisolated(nonsending) func inTransaction(on connection: MariaDBConnection) async -> Bool {
         await connection.inTransaction()
     }
 
-    func readState(on connection: MariaDBConnection) async throws -> (state: StoredState?, fence: Int64?) {
+    nonisolated(nonsending) func readState(on connection: MariaDBConnection) async throws -> (state: StoredState?, fence: Int64?) {
         (try await MariaDBSchema.readState(on: connection), nil)
     }
 
-    func write(
+    nonisolated(nonsending) func write(
         _ state: StoredState?, completedFrom: Int?, journal records: [JournalRecord], fence: Int64, on connection: MariaDBConnection
     ) async throws -> Int64? {
         try await MariaDBSchema.write(state, journal: records, ifGeneration: fence, on: connection)
     }
 
     /// Unfenced: the step's transaction is checked by the checkpoint that commits it.
-    func appendInStepTransaction(_ records: [JournalRecord], fence: Int64, on connection: MariaDBConnection) async throws -> Bool {
+    nonisolated(nonsending) func appendInStepTransaction(_ records: [JournalRecord], fence: Int64, on connection: MariaDBConnection) async throws -> Bool {
         try await MariaDBSchema.append(records, on: connection)
         return true
     }
 
-    func wroteNext(after fence: Int64, run: String, on connection: MariaDBConnection) async throws -> Int64? {
+    nonisolated(nonsending) func wroteNext(after fence: Int64, run: String, on connection: MariaDBConnection) async throws -> Int64? {
         try await MariaDBLease.wroteNext(after: fence, run: run, on: connection) ? fence + 1 : nil
     }
 
     /// Names this run and the one that took the lease after it.
-    func refusal(run: String, on connection: MariaDBConnection) async -> StoreError {
+    nonisolated(nonsending) func refusal(run: String, on connection: MariaDBConnection) async -> StoreError {
         let taker = try? await MariaDBLease.takenOver(from: run, on: connection)
         return FenceRefusal.error(location: location, run: run, taker: taker ?? nil, howLost: "its lease lapsed")
     }
 
     /// The server's error as `SQLScriptFailure`, so the step fails with it; a lost connection as
     /// the store's.
-    func runScript(_ sql: String, on connection: MariaDBConnection) async throws {
+    nonisolated(nonsending) func runScript(_ sql: String, on connection: MariaDBConnection) async throws {
         do {
             try await connection.run(sql)
         } catch {
@@ -71,11 +71,11 @@ struct MariaDBDialect: LockedSQLDialect {
         }
     }
 
-    func reconnect() async throws -> MariaDBConnection? {
+    nonisolated(nonsending) func reconnect() async throws -> MariaDBConnection? {
         try await MariaDBSchema.dataConnection(settings)
     }
 
-    func releaseLockRow(run: String, on connection: MariaDBConnection) async throws {
+    nonisolated(nonsending) func releaseLockRow(run: String, on connection: MariaDBConnection) async throws {
         try await MariaDBLease.release(run: run, on: connection)
     }
 }

@@ -23,27 +23,27 @@ struct PostgresDialect: LockedSQLDialect {
     var scriptsChooseTransaction: Bool { true }
     var writesAreOneStatement: Bool { true }
 
-    func begin(on session: PostgresSession) async throws {
+    nonisolated(nonsending) func begin(on session: PostgresSession) async throws {
         try await session.begin()
     }
 
-    func commit(on session: PostgresSession) async throws {
+    nonisolated(nonsending) func commit(on session: PostgresSession) async throws {
         try await session.query("COMMIT")
     }
 
-    func rollback(on session: PostgresSession) async {
+    nonisolated(nonsending) func rollback(on session: PostgresSession) async {
         await session.rollback()
     }
 
-    func inTransaction(on session: PostgresSession) async -> Bool {
+    nonisolated(nonsending) func inTransaction(on session: PostgresSession) async -> Bool {
         await session.connection.inTransaction()
     }
 
-    func readState(on session: PostgresSession) async throws -> (state: StoredState?, fence: Int64?) {
+    nonisolated(nonsending) func readState(on session: PostgresSession) async throws -> (state: StoredState?, fence: Int64?) {
         (try await store.queries.read(on: session).state, nil)
     }
 
-    func write(
+    nonisolated(nonsending) func write(
         _ state: StoredState?, completedFrom: Int?, journal records: [JournalRecord], fence: Int64, on session: PostgresSession
     ) async throws -> Int64? {
         guard let state else {
@@ -53,40 +53,40 @@ struct PostgresDialect: LockedSQLDialect {
         return try await store.queries.write(state, completedFrom: completedFrom ?? 0, journal: records, ifGeneration: fence, on: session)
     }
 
-    func appendInStepTransaction(_ records: [JournalRecord], fence: Int64, on session: PostgresSession) async throws -> Bool {
+    nonisolated(nonsending) func appendInStepTransaction(_ records: [JournalRecord], fence: Int64, on session: PostgresSession) async throws -> Bool {
         try await store.queries.append(records, ifGeneration: fence, on: session)
     }
 
-    func wroteNext(after fence: Int64, run: String, on session: PostgresSession) async throws -> Int64? {
+    nonisolated(nonsending) func wroteNext(after fence: Int64, run: String, on session: PostgresSession) async throws -> Int64? {
         try await LockRow.wroteNext(after: fence, run: run, store.tables, on: session) ? fence + 1 : nil
     }
 
     /// Names this run and the one that took the lock after it: the run that journaled taking it
     /// over from this one, else the one the lock row names.
-    func refusal(run: String, on session: PostgresSession) async -> StoreError {
+    nonisolated(nonsending) func refusal(run: String, on session: PostgresSession) async -> StoreError {
         let taker = try? await LockRow.takenOver(from: run, store.tables, on: session)
         return FenceRefusal.error(
             location: location, run: run, taker: taker ?? nil, howLost: "its lock session was lost or its lease lapsed")
     }
 
     /// The server's error as `PGQueryFailure`, so the step fails with it.
-    func runScript(_ sql: String, on session: PostgresSession) async throws {
+    nonisolated(nonsending) func runScript(_ sql: String, on session: PostgresSession) async throws {
         try await session.connection.execute(sql)
     }
 
-    func reconnect() async throws -> PostgresSession? {
+    nonisolated(nonsending) func reconnect() async throws -> PostgresSession? {
         let data = try await PostgresSession.open(store.settings)
         if !(try await data.isBehindPooler()) { try await data.checkClientConnection() }
         return data
     }
 
     /// Frees the lock row (either kind).
-    func releaseLockRow(run: String, on session: PostgresSession) async throws {
+    nonisolated(nonsending) func releaseLockRow(run: String, on session: PostgresSession) async throws {
         try await LockRow.release(store.tables, run: run, on: session)
     }
 
     /// Frees the session advisory lock at once (closing its session would, later).
-    func lockReleased() async {
+    nonisolated(nonsending) func lockReleased() async {
         if kind == .session { await store.advisoryLock.release(on: lockSession) }
     }
 }

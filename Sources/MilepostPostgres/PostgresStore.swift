@@ -58,7 +58,8 @@ public struct PostgresStore: MilepostStore {
     /// so that an unreachable server costs the full path's wait and little more), nothing is stored
     /// or the scan of the state cannot vouch for it.
     package func readStateHeadSynchronously() -> StoredStateHead? {
-        let parameters = settings.parameters(connectTimeout: StateHeadReader.connectTimeoutSeconds)
+        // After `dbname`, so that it overrides the URL's and PGCONNECT_TIMEOUT's.
+        let parameters = settings.parameters() + [("connect_timeout", String(StateHeadReader.connectTimeoutSeconds))]
         guard settings.refusal == nil, case .success(let connection) = PGConnection.connectNow(parameters) else { return nil }
         return queries.readHeadNow(on: connection)
     }

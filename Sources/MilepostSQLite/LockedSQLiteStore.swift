@@ -20,6 +20,9 @@ struct SQLiteDialect: LockedSQLDialect {
         var json: String?
     }
 
+    /// The lock is a file lock (`lock`), renewed by nobody.
+    typealias LockConnection = Never
+
     let lock: SidecarLock.Held
     let location: String
 
@@ -29,29 +32,29 @@ struct SQLiteDialect: LockedSQLDialect {
     var writesAreOneStatement: Bool { false }
 
     /// Takes SQLite's write lock at once, so the state checked first cannot change before the commit.
-    func begin(on connection: SQLiteConnection) async throws {
+    nonisolated(nonsending) func begin(on connection: SQLiteConnection) async throws {
         try connection.execute("BEGIN IMMEDIATE")
     }
 
-    func commit(on connection: SQLiteConnection) async throws {
+    nonisolated(nonsending) func commit(on connection: SQLiteConnection) async throws {
         try connection.execute("COMMIT")
     }
 
-    func rollback(on connection: SQLiteConnection) async {
+    nonisolated(nonsending) func rollback(on connection: SQLiteConnection) async {
         connection.rollback()
     }
 
-    func inTransaction(on connection: SQLiteConnection) async -> Bool {
+    nonisolated(nonsending) func inTransaction(on connection: SQLiteConnection) async -> Bool {
         connection.inTransaction
     }
 
-    func readState(on connection: SQLiteConnection) async throws -> (state: StoredState?, fence: SeenState?) {
+    nonisolated(nonsending) func readState(on connection: SQLiteConnection) async throws -> (state: StoredState?, fence: SeenState?) {
         let text = try SQLiteSchema.stateText(on: connection)
         let state = try text.map { text throws(StoreError) in try SQLiteSchema.state(from: text, on: connection) }
         return (state, SeenState(json: text))
     }
 
-    func write(
+    nonisolated(nonsending) func write(
         _ state: StoredState?, completedFrom: Int?, journal records: [JournalRecord], fence: SeenState, on connection: SQLiteConnection
     ) async throws -> SeenState? {
         guard try SQLiteSchema.stateText(on: connection) == fence.json else { return nil }
@@ -61,16 +64,16 @@ struct SQLiteDialect: LockedSQLDialect {
     }
 
     /// Unfenced: the step's transaction checked the state when it began, and holds the write lock.
-    func appendInStepTransaction(_ records: [JournalRecord], fence: SeenState, on connection: SQLiteConnection) async throws -> Bool {
+    nonisolated(nonsending) func appendInStepTransaction(_ records: [JournalRecord], fence: SeenState, on connection: SQLiteConnection) async throws -> Bool {
         try SQLiteSchema.append(records, on: connection)
         return true
     }
 
-    func stepMayStart(fence: SeenState, on connection: SQLiteConnection) async throws -> Bool {
+    nonisolated(nonsending) func stepMayStart(fence: SeenState, on connection: SQLiteConnection) async throws -> Bool {
         try SQLiteSchema.stateText(on: connection) == fence.json
     }
 
-    func refusal(run: String, on connection: SQLiteConnection) async -> StoreError {
+    nonisolated(nonsending) func refusal(run: String, on connection: SQLiteConnection) async -> StoreError {
         .io(location: location, reason: .other(
             "checkpoint refused: the state is not the one this run read under its lock, so another process wrote the "
                 + "database without that lock (through a hard link to it, or a Milepost that locks another path to it); "
@@ -78,12 +81,12 @@ struct SQLiteDialect: LockedSQLDialect {
     }
 
     /// SQLite's error as `StoreError.io`, so the step fails with it.
-    func runScript(_ sql: String, on connection: SQLiteConnection) async throws {
+    nonisolated(nonsending) func runScript(_ sql: String, on connection: SQLiteConnection) async throws {
         try connection.execute(sql)
     }
 
     /// The connection is closed by now: drops the file lock.
-    func lockReleased() async {
+    nonisolated(nonsending) func lockReleased() async {
         lock.release()
     }
 }

@@ -40,9 +40,9 @@ if [ -z "$bouncer_url" ]; then
     bouncer_url=$(scripts/pgbouncer-test-server.sh start "$bouncer" "$url")
 fi
 cleanup() {
-    [ -n "${bouncer:-}" ] && scripts/pgbouncer-test-server.sh stop "$bouncer"
-    [ -n "${server:-}" ] && scripts/postgres-test-server.sh stop "$server"
-    [ -n "${maria:-}" ] && scripts/mariadb-test-server.sh stop "$maria"
+    if [ -n "${bouncer:-}" ]; then scripts/pgbouncer-test-server.sh stop "$bouncer" || true; fi
+    if [ -n "${server:-}" ]; then scripts/postgres-test-server.sh stop "$server" || true; fi
+    if [ -n "${maria:-}" ]; then scripts/mariadb-test-server.sh stop "$maria" || true; fi
     rm -rf "$work"
 }
 maria_url=${MILEPOST_BENCH_MARIADB_URL:-}
@@ -147,10 +147,11 @@ maria_noop="${maria_url%/*}/bench_noop_$$"
 "$milepost" run --manifest "$work/noop.yaml" --store "$maria_noop" --to 1.0 >/dev/null 2>&1
 "$milepost" run --manifest "$work/noop.yaml" --store "$maria_noop" --to 1.0 >/dev/null 2>&1
 # mysql://USER:PASSWORD@HOST:PORT/DATABASE, split for the C client.
-authority=${maria_url#*://}; authority=${authority%%/*}
-credentials=${authority%@*}; server=${authority#*@}
+maria_authority=${maria_url#*://}; maria_authority=${maria_authority%%/*}
+maria_credentials=${maria_authority%@*}; maria_host=${maria_authority#*@}
 floor_ratio "MariaDB, direct" "$milepost" run --manifest "$work/noop.yaml" --store "$maria_noop" --to 1.0 \
-    -- "$work/mariadb_state_read" "${server%:*}" "${server#*:}" "${credentials%%:*}" "${credentials#*:}" "bench_noop_$$"
+    -- "$work/mariadb_state_read" "${maria_host%:*}" "${maria_host#*:}" "${maria_credentials%%:*}" "${maria_credentials#*:}" \
+    "bench_noop_$$"
 
 at_once() { # at_once LABEL COMMAND…: REPLICAS copies started at once; wall time until all exited
     local label=$1; shift

@@ -5,9 +5,11 @@
 /// SQLite store (its one state row) and the PostgreSQL and MariaDB stores (one connection, one
 /// query, no lock: the fleet's replicas start without the full path's work).
 public struct StateHeadReader: Sendable {
-    /// How long a server store's head read waits to reach its server before it steps aside: the
-    /// full path then tries with its own timeout and says what is wrong, so an unreachable server
-    /// costs a no-op this much more, not a second full wait.
+    /// How long a server store's head read waits to connect to its server before it steps aside,
+    /// whatever timeout the URL or the environment sets: the full path then tries with its own and
+    /// says what is wrong, so an unreachable server costs a no-op this much more, not a second full
+    /// wait. (A server that accepts the connection and then does not answer holds the full path
+    /// as long.)
     package static let connectTimeoutSeconds = 2
 
     /// The head of the stored state; nil when nothing is stored or the quick scan cannot vouch for

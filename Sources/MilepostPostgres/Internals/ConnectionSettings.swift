@@ -68,8 +68,7 @@ package struct ConnectionSettings: Sendable {
 
     /// libpq keywords for `PQconnectdbParams`. Milepost's defaults come before `dbname`, whose
     /// expansion (the URL) overrides them; `PG*` variables still apply to anything neither sets.
-    /// `connectTimeout` (seconds) applies unless `PGCONNECT_TIMEOUT` or the URL sets one.
-    func parameters(connectTimeout: Int = 10, environment: [String: String] = ProcessEnvironment.all()) -> [(String, String)] {
+    func parameters(environment: [String: String] = ProcessEnvironment.all()) -> [(String, String)] {
         var parameters = [
             // Used only when neither the URL nor PGAPPNAME sets application_name.
             ("fallback_application_name", "milepost \(ProcessIdentity.text)"),
@@ -78,7 +77,7 @@ package struct ConnectionSettings: Sendable {
             ("keepalives_interval", "5"),
             ("keepalives_count", "3"),
         ]
-        if environment["PGCONNECT_TIMEOUT"] == nil { parameters.append(("connect_timeout", String(connectTimeout))) }
+        if environment["PGCONNECT_TIMEOUT"] == nil { parameters.append(("connect_timeout", "10")) }
         parameters.append(("dbname", url))
         return parameters
     }

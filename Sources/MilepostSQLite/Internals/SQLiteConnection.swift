@@ -2,8 +2,8 @@ import Milepost
 
 /// One connection to the database (`sqlite3 *`), closed when this goes away. Not thread-safe by
 /// itself (opened `SQLITE_OPEN_NOMUTEX`): one owner uses it at a time — a read of `SQLiteStore`, or
-/// the locked store's actor (`LockedSQLStore`), which hands it to its dialect one call at a time.
-final class SQLiteConnection: @unchecked Sendable {
+/// the locked store's actor (`LockedSQLStore`), on which its dialect's calls run.
+final class SQLiteConnection {
     private let sqlite: LibSQLite
     private let handle: OpaquePointer
     /// The store's location, for messages.

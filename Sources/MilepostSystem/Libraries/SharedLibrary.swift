@@ -46,11 +46,16 @@ package struct SharedLibrary {
     private let file: String
     private let handle: UnsafeMutableRawPointer
 
-    /// Loads `name.file`, resolving every symbol now (`RTLD_NOW`) and keeping them out of the
-    /// global namespace (`RTLD_LOCAL`).
+    /// Loads `name.file`, keeping its symbols out of the global namespace (`RTLD_LOCAL`). Bound
+    /// as each library was built to be, as a program linked with it is (`RTLD_LAZY`: Debian's
+    /// libpq, libssl and libmariadb are built `BIND_NOW` and still bind at once): forcing
+    /// `RTLD_NOW` on the rest of libpq's twenty dependencies (Kerberos) cost 1.8 M instructions, a
+    /// tenth of a fleet replica's pre-start no-op (docs/performance.md). The functions Milepost
+    /// calls are looked up now all the same (`function(_:)`), so a library without one is refused
+    /// before it is used.
     package init(_ name: Name) throws(Failure) {
         let file = name.file
-        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
+        guard let handle = dlopen(file, RTLD_LAZY | RTLD_LOCAL) else {
             throw Failure(name: name, file: file, reason: dlerror().map { String(cString: $0) } ?? "unknown error")
         }
         self.name = name

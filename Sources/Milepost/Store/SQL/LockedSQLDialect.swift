@@ -3,9 +3,13 @@
 /// Everything else — when a transaction opens and ends, the step's transaction, the fence's
 /// bookkeeping, reconnecting to write a checkpoint, the script's transaction checks — is the
 /// kernel's, the same for every database.
+///
+/// Every requirement runs on the caller's actor (`nonisolated(nonsending)`): the locked store's,
+/// so a connection that is not thread-safe (SQLite's) is used by one call at a time, as a
+/// synchronous call on the actor would, and need not be `Sendable`.
 package protocol LockedSQLDialect: Sendable {
     /// The connection state and journal go through (the data connection).
-    associatedtype Connection: Sendable
+    associatedtype Connection
     /// The connection the lock's lease is renewed on (`LeaseKeeper`).
     associatedtype LockConnection: Sendable = Connection
     /// What a write checks to be sure no other runner wrote since this holder's last write: the
@@ -27,54 +31,54 @@ package protocol LockedSQLDialect: Sendable {
     /// statement, atomic by itself (no transaction is opened for it).
     var writesAreOneStatement: Bool { get }
 
-    func begin(on connection: Connection) async throws
-    func commit(on connection: Connection) async throws
+    nonisolated(nonsending) func begin(on connection: Connection) async throws
+    nonisolated(nonsending) func commit(on connection: Connection) async throws
     /// Best effort: a failed rollback leaves nothing open that outlives the connection.
-    func rollback(on connection: Connection) async
-    func inTransaction(on connection: Connection) async -> Bool
+    nonisolated(nonsending) func rollback(on connection: Connection) async
+    nonisolated(nonsending) func inTransaction(on connection: Connection) async -> Bool
 
     /// The stored state, and the fence it gives this holder (nil when reading does not move it).
-    func readState(on connection: Connection) async throws -> (state: StoredState?, fence: Fence?)
+    nonisolated(nonsending) func readState(on connection: Connection) async throws -> (state: StoredState?, fence: Fence?)
     /// In the open transaction (or as one statement, `writesAreOneStatement`): writes `state` when
     /// given (its completed steps from index `completedFrom`, all of them when nil) and appends
     /// `records`, if `fence` still holds. Does not commit.
     /// - returns: The fence after the write; nil when the fence refused it (nothing was written).
-    func write(
+    nonisolated(nonsending) func write(
         _ state: StoredState?, completedFrom: Int?, journal records: [JournalRecord], fence: Fence, on connection: Connection
     ) async throws -> Fence?
     /// Appends `records` in the step's open transaction, which commits with the checkpoint.
     /// - returns: False when the fence refused it.
-    func appendInStepTransaction(_ records: [JournalRecord], fence: Fence, on connection: Connection) async throws -> Bool
+    nonisolated(nonsending) func appendInStepTransaction(_ records: [JournalRecord], fence: Fence, on connection: Connection) async throws -> Bool
     /// In the step's transaction, just opened: true when the state is still the one `fence` was
     /// taken from, so the step may run on it. (True by default: the checkpoint's write checks it.)
-    func stepMayStart(fence: Fence, on connection: Connection) async throws -> Bool
+    nonisolated(nonsending) func stepMayStart(fence: Fence, on connection: Connection) async throws -> Bool
     /// After a write sent again on a new connection was refused: the fence the first try left
     /// when the server committed it before the connection broke; nil (the default) when it did not.
-    func wroteNext(after fence: Fence, run: String, on connection: Connection) async throws -> Fence?
+    nonisolated(nonsending) func wroteNext(after fence: Fence, run: String, on connection: Connection) async throws -> Fence?
     /// The refusal of a write the fence refused, naming what can be told of the writer.
-    func refusal(run: String, on connection: Connection) async -> StoreError
+    nonisolated(nonsending) func refusal(run: String, on connection: Connection) async -> StoreError
 
-    /// Runs a step's script: the database's error, so the step fails with it, or `StoreError`
-    /// when the connection broke.
-    func runScript(_ sql: String, on connection: Connection) async throws
+    /// Runs a step's script; throws the database's error (a broken connection's included), so the
+    /// step fails with it.
+    nonisolated(nonsending) func runScript(_ sql: String, on connection: Connection) async throws
     /// A new data connection after the last one broke; nil (the default) when the database has
     /// no connection to lose.
-    func reconnect() async throws -> Connection?
+    nonisolated(nonsending) func reconnect() async throws -> Connection?
     /// Frees the lock's row on the data connection (nothing by default).
-    func releaseLockRow(run: String, on connection: Connection) async throws
+    nonisolated(nonsending) func releaseLockRow(run: String, on connection: Connection) async throws
     /// After the data connection is closed: frees what else holds the lock (a session advisory
     /// lock, a file lock; nothing by default).
-    func lockReleased() async
+    nonisolated(nonsending) func lockReleased() async
 }
 
 extension LockedSQLDialect {
-    package func stepMayStart(fence: Fence, on connection: Connection) async throws -> Bool { true }
+    package nonisolated(nonsending) func stepMayStart(fence: Fence, on connection: Connection) async throws -> Bool { true }
 
-    package func wroteNext(after fence: Fence, run: String, on connection: Connection) async throws -> Fence? { nil }
+    package nonisolated(nonsending) func wroteNext(after fence: Fence, run: String, on connection: Connection) async throws -> Fence? { nil }
 
-    package func reconnect() async throws -> Connection? { nil }
+    package nonisolated(nonsending) func reconnect() async throws -> Connection? { nil }
 
-    package func releaseLockRow(run: String, on connection: Connection) async throws {}
+    package nonisolated(nonsending) func releaseLockRow(run: String, on connection: Connection) async throws {}
 
-    package func lockReleased() async {}
+    package nonisolated(nonsending) func lockReleased() async {}
 }

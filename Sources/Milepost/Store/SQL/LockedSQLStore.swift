@@ -174,8 +174,11 @@ package actor LockedSQLStore<Dialect: LockedSQLDialect>: TransactionalLockedStor
                 if inTransaction { await dialect.rollback(on: connection) }
                 throw error
             }
-            if written == nil, retried, let next = try await dialect.wroteNext(after: expected, run: run, on: connection) {
-                // The connection broke after the server committed the first try: that write is this one.
+            // The connection broke after the server committed the first try of a checkpoint: that
+            // write is this one. (Asked of checkpoints only: an append moves no generation, so a
+            // moved one would be another write's, and the append itself would be lost.)
+            if written == nil, retried, state != nil,
+               let next = try await dialect.wroteNext(after: expected, run: run, on: connection) {
                 return next
             }
             return written
@@ -187,7 +190,7 @@ package actor LockedSQLStore<Dialect: LockedSQLDialect>: TransactionalLockedStor
     /// Runs `body` on the data connection, on a new one when it broke and `retry` allows
     /// (`CheckpointReconnection`). (The lock's connection is the heartbeat's to reopen.)
     private func reconnecting<Result: Sendable>(
-        retry: Bool, _ body: (Dialect.Connection, _ retried: Bool) async throws -> Result
+        retry: Bool, _ body: nonisolated(nonsending) (Dialect.Connection, _ retried: Bool) async throws -> Result
     ) async throws -> Result {
         try await reconnection.run(retry: retry, reconnect: reconnect) { retried in try await body(data(), retried) }
     }
