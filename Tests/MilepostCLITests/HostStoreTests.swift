@@ -58,6 +58,35 @@ import Testing
         #expect((fleet["completed"] as? [[String: Any]])?.map { $0["id"] as? String } == ["1.0/schema", "1.1/data"])
     }
 
+    /// The host store's lock is taken as the fleet store's is: a run that cannot take it in time
+    /// exits 75 naming its holder and the host step it runs (two apps with stores of their own
+    /// share this host's store).
+    @Test func aHostStoreLockNotTakenInTimeNamesTheHoldersStep() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            migrations:
+              "1.0":
+                - {name: exec, id: slow, scope: host, with: {command: [sh, -c, 'touch started; while [ ! -e go ]; do sleep 0.05; done']}}
+            """, to: "milepost.yaml")
+        let (holder, stdout, stderr) = try work.milepost.start(["run", "--to", "1.0", "--store", "fleet-a", "--host-store", "host"])
+        var finished = false
+        defer {
+            if !finished {
+                kill(holder.processIdentifier, SIGKILL)
+                _ = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(30))
+            }
+        }
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
+        let waiting = try work.milepost.run("run", "--to", "1.0", "--store", "fleet-b", "--host-store", "host", "--lock-timeout", "300ms")
+        #expect(waiting.status == 75, "\(waiting.stderr)")
+        #expect(waiting.stderr.contains("could not take the lock of host within 300ms: held by pid \(holder.processIdentifier)"), "\(waiting.stderr)")
+        #expect(waiting.stderr.contains("it is running the pre-start step 1.0/slow (attempt 1"), "\(waiting.stderr)")
+        try work.write("", to: "go")
+        let ended = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(60))
+        finished = true
+        #expect(ended.status == 0, "\(ended.stderr)")
+    }
+
     @Test func aManifestWithHostStepsAndNoHostStoreIsRefusedBeforeAnyStep() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")

@@ -57,14 +57,15 @@ extension Runner {
         return upToDate(state.head, at: target, manifest: digest) != nil
     }
 
-    /// Runs `body` holding the host store's lock (taken after the fleet store's), or with nil when
-    /// the run records nothing there: without a host store, or (given `manifest`) without host steps.
+    /// Runs `body` holding the host store's lock (taken after the fleet store's, the same way:
+    /// `lock(_:holder:)`), or with nil when the run records nothing there: without a host store, or
+    /// (given `manifest`) without host steps.
     func withHostLock<Result: Sendable>(
         _ manifest: Manifest?, journal: RunJournal, _ body: @escaping @Sendable ((any LockedStore)?) async throws -> Result
     ) async throws -> Result {
         guard let hostStore, manifest.map(usesHostStore) ?? true else { return try await body(nil) }
         let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
-        return try await hostStore.withLock(timeout: options.lockTimeout, holder: holder) { try await body($0) }
+        return try await lock(hostStore, holder: holder).holding { try await body($0) }
     }
 }
 

@@ -129,16 +129,21 @@ public struct Runner: Sendable {
     ) async throws -> Result {
         let journal = RunJournal(run: RunJournal.newRunID(), app: app)
         let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
-        let locked: any LockedStore
+        return try await lock(store, holder: holder).holding(stopGrace: stopGrace) { try await body($0, journal) }
+    }
+
+    /// Takes `store`'s lock for `holder` within the run's lock timeout, the wait recorded
+    /// (`RunTelemetry.lockWait`): how a run takes the lock of its fleet store and of its host store.
+    /// - throws: `StoreBusy` when the wait runs out, naming the holder and the step it runs.
+    func lock(_ store: any MilepostStore, holder: LockHolder) async throws -> any LockedStore {
         do {
-            locked = try await RunTelemetry.lockWait(store: store) {
+            return try await RunTelemetry.lockWait(store: store) {
                 try await store.lock(timeout: options.lockTimeout, holder: holder)
             }
         } catch let error as StoreError {
             guard case .lockTimeout(_, _, let holder) = error else { throw error }
             throw StoreBusy(.lock(error), holder: holder, step: StoreBusy.holderStep(try? await store.readState(), holder: holder))
         }
-        return try await locked.holding(stopGrace: stopGrace) { try await body($0, journal) }
     }
 
     /// What a run would do, from the stored state; writes nothing and takes no lock.
