@@ -195,8 +195,10 @@ package actor LockedSQLStore<Dialect: LockedSQLDialect>: TransactionalLockedStor
         try await reconnection.run(retry: retry, reconnect: reconnect) { retried in try await body(data(), retried) }
     }
 
+    /// Opens a new data connection, unless the lock was released meanwhile (a lost lease's
+    /// release runs while a write waits to try again): the new connection then closes unused.
     private func reconnect() async throws {
-        guard connection != nil, let fresh = try await dialect.reconnect() else { return }
+        guard connection != nil, let fresh = try await dialect.reconnect(), connection != nil else { return }
         connection = fresh
     }
 
