@@ -52,7 +52,9 @@ package struct SharedLibrary {
     /// `RTLD_NOW` on the rest of libpq's twenty dependencies (Kerberos) cost 1.8 M instructions, a
     /// tenth of a fleet replica's pre-start no-op (docs/performance.md). The functions Milepost
     /// calls are looked up now all the same (`function(_:)`), so a library without one is refused
-    /// before it is used.
+    /// before it is used; a symbol missing from one of its dependencies that is not built
+    /// `BIND_NOW` now stops the process at its first call ("symbol lookup error") rather than at
+    /// the load — a broken installation either way.
     package init(_ name: Name) throws(Failure) {
         let file = name.file
         guard let handle = dlopen(file, RTLD_LAZY | RTLD_LOCAL) else {

@@ -6,7 +6,8 @@
 ///
 /// Every requirement runs on the caller's actor (`nonisolated(nonsending)`): the locked store's,
 /// so a connection that is not thread-safe (SQLite's) is used by one call at a time, as a
-/// synchronous call on the actor would, and need not be `Sendable`.
+/// synchronous call on the actor would, and need not be `Sendable`. (`nonisolated(nonsending)` is
+/// Swift 6.2's: the package's tools version.)
 package protocol LockedSQLDialect: Sendable {
     /// The connection state and journal go through (the data connection).
     associatedtype Connection
