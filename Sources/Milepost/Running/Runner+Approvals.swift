@@ -30,7 +30,9 @@ extension Runner {
     /// (the gate holds back only a pending step), so that other stores — and the pre-start runs
     /// beside a contract step awaiting approval — cost nothing. Those given for a reviewed plan
     /// count only for a run of it (`options.reviewedPlan`).
-    func approvals(_ manifest: Manifest, state: StoredState?, to target: Version, scope: PlanScope) async throws -> StepApprovals {
+    func approvals(
+        _ manifest: Manifest, state: StoredState?, to target: Version, scope: PlanScope, history: StoreHistory
+    ) async throws -> StepApprovals {
         let plan = options.reviewedPlan?.digest
         let completed = Set(state?.completed.map(\.id) ?? [])
         let from = state?.version ?? manifest.baseline
@@ -38,7 +40,7 @@ extension Runner {
             $0.requiresApproval && ($0.repeats != nil || !completed.contains($0.id))
                 && ($0.scope == .host || scope.admits($0, from: from, to: target))  // a host step's `from` is the host store's
         }),
-              let journal = try await readableJournal(else: "approvals are unknown: steps that require one wait")
+              let journal = try await history.records(else: "approvals are unknown: steps that require one wait")
         else { return StepApprovals(plan: plan) }
         return StepApprovals(journal: journal, plan: plan)
     }

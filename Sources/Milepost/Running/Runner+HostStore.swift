@@ -46,7 +46,9 @@ extension Runner {
         let host = Runner(store: hostStore, options: options, logger: logger)
         return Planner.StoreRecords(
             state: view.state, from: view.state?.version ?? manifest.baseline,
-            lateFloor: try await host.lateFloor(manifest, state: view.state, scope: .host), lockHolder: view.lockHolder)
+            lateFloor: try await host.lateFloor(
+                manifest, state: view.state, scope: .host, history: StoreHistory(store: hostStore, logger: logger)),
+            lockHolder: view.lockHolder)
     }
 
     /// Whether the host store is up to date for the fast path: its head is at `target` and was last

@@ -9,7 +9,7 @@ extension Runner {
     /// The journal is read only when a step could be late, so a store without any costs nothing.
     /// Only the steps this store records count (`scope`: the fleet store's, or a host store's): the
     /// other store's steps never complete here.
-    func lateFloor(_ manifest: Manifest, state: StoredState?, scope: StepScope = .fleet) async throws -> Version? {
+    func lateFloor(_ manifest: Manifest, state: StoredState?, scope: StepScope = .fleet, history: StoreHistory) async throws -> Version? {
         guard let state else { return nil }
         let completed = Set(state.completed.map(\.id))
         let couldBeLate = manifest.steps.contains {
@@ -19,7 +19,7 @@ extension Runner {
         guard couldBeLate else { return manifest.baseline }
         // Without the journal the baseline is unknown: call nothing late rather than run steps a
         // baselined store already has the effects of.
-        guard let journal = try await readableJournal(else: "late steps are not told apart") else { return state.version }
+        guard let journal = try await history.records(else: "late steps are not told apart") else { return state.version }
         let firstRun = journal.first { $0.event == .runStarted }?.from.flatMap { Version($0) }
         let baselined = journal.last { $0.event == .baseline }?.to.flatMap { Version($0) }
         let started = [firstRun, baselined].compactMap { $0 }.max()

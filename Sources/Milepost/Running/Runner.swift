@@ -171,14 +171,15 @@ public struct Runner: Sendable {
         try OtherApplicationError.check(manifest, state, store: store.location)
         let (from, origin): (Version, Plan.Origin) =
             if let state { (state.version, .stored) } else { (manifest.baseline, .baseline) }
-        let lateFloor = try await lateFloor(manifest, state: state)
+        let history = StoreHistory(store: store, logger: logger)
+        let lateFloor = try await lateFloor(manifest, state: state, history: history)
         let scope = PlanScope(
-            labels: options.labels, freshInstall: try await isFreshInstall(manifest, state: state), phase: options.phase,
-            recordsFreshInstall: options.freshInstall == .record)
+            labels: options.labels, freshInstall: try await isFreshInstall(manifest, state: state, history: history),
+            phase: options.phase, recordsFreshInstall: options.freshInstall == .record)
         return Planner.plan(
             manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder,
-            lateFloor: lateFloor, scope: scope,
-            host: try await hostRecords(manifest, host), approvals: try await approvals(manifest, state: state, to: target, scope: scope))
+            lateFloor: lateFloor, scope: scope, host: try await hostRecords(manifest, host),
+            approvals: try await approvals(manifest, state: state, to: target, scope: scope, history: history))
     }
 
     // MARK: - Deciding

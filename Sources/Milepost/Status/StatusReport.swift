@@ -160,7 +160,7 @@ extension Runner {
     func journalTail() async throws -> [JournalRecord]? {
         var count = 256
         while true {
-            guard let tail = try await readableJournal(last: count, else: "the last run is unknown") else { return nil }
+            guard let tail = try await StoreHistory.tail(of: store, last: count, else: "the last run is unknown", logger: logger) else { return nil }
             if tail.count < count || tail.dropFirst().contains(where: { $0.event == .runStarted }) { return tail }
             count *= 16
         }
