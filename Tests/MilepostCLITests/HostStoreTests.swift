@@ -87,6 +87,47 @@ import Testing
         #expect(ended.status == 0, "\(ended.stderr)")
     }
 
+    /// `status` answers from both stores whether or not it is given the manifest: a host step
+    /// interrupted by a kill is interrupted without `--manifest` too (it said "a new store"), and a
+    /// host step changed after it ran is drift, as a fleet step is.
+    @Test func statusSeesTheHostStoresStepsWithOrWithoutTheManifest() throws {
+        let work = try WorkDirectory()
+        try work.write("""
+            migrations:
+              "1.0":
+                - {name: exec, id: slow, scope: host, with: {command: [sh, -c, 'echo $$ > step.pid; exec sleep 300']}}
+            """, to: "milepost.yaml")
+        let (holder, stdout, stderr) = try work.milepost.start(["run", "--to", "1.0", "--host-store", "host"])
+        #expect(ReliabilityFixture.eventually { (try? work.read("step.pid"))?.hasSuffix("\n") == true })
+        // The runner and its step are gone (the step first: it holds the runner's output open):
+        // the step is interrupted, not running.
+        kill(holder.processIdentifier, SIGKILL)
+        work.killOrphanedStep()
+        _ = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(30))
+        // No manifest: none given, and none at the default path.
+        try FileManager.default.moveItem(atPath: work.path + "/milepost.yaml", toPath: work.path + "/away.yaml")
+        let status = try work.milepost.run("status", "--host-store", "host")
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.hasPrefix("INTERRUPTED 1.0/slow was interrupted"), "\(status.stdout)")
+        #expect(status.stdout.contains("`milepost resolve 1.0/slow --done --host-store host`"), "\(status.stdout)")
+
+        // Another host runs the step (made quick), then the manifest changes it.
+        try work.write("""
+            migrations:
+              "1.0":
+                - {name: exec, id: slow, scope: host, with: {command: [sh, -c, 'exit 0']}}
+            """, to: "milepost.yaml")
+        let ran = try work.milepost.run("run", "--to", "1.0", "--host-store", "host-b")
+        #expect(ran.status == 0, "\(ran.stderr)")
+        try work.write("""
+            migrations:
+              "1.0":
+                - {name: exec, id: slow, scope: host, with: {command: [sh, -c, 'exit 1']}}
+            """, to: "milepost.yaml")
+        let drift = try work.milepost.run("status", "--host-store", "host-b", "--to", "1.0")
+        #expect(drift.stdout.contains("drift       1.0/slow changed in the manifest"), "\(drift.stdout)")
+    }
+
     @Test func aManifestWithHostStepsAndNoHostStoreIsRefusedBeforeAnyStep() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")

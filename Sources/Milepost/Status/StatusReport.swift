@@ -54,7 +54,7 @@ public struct StatusReport: Sendable {
         }
     }
 
-    /// The stores read: the fleet store, then the host store when a manifest and a host store were given.
+    /// The stores read: the fleet store, then the host store when one was given.
     public let sides: [Side]
     /// The fleet store's location, state and lock holder (`sides`' first).
     public var store: String { sides[0].store }
@@ -119,12 +119,12 @@ extension Runner {
         var drift: [StatusReport.Drift] = []
         var (orphans, newer): ([CompletedStep], [CompletedStep]) = ([], [])
         var sides = [StatusReport.Side(scope: .fleet, store: store.location, state: state, lockHolder: holder)]
+        let host = try await readHostView()
+        if let host, let hostStore {
+            sides.append(.init(scope: .host, store: hostStore.location, state: host.state, lockHolder: host.lockHolder))
+        }
         if let manifest {
             let stored = state?.version
-            let host = try await readHostView()
-            if let host, let hostStore {
-                sides.append(.init(scope: .host, store: hostStore.location, state: host.state, lockHolder: host.lockHolder))
-            }
             plan = try await self.plan(
                 manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder, host: host)
             // A step that replaces another is compared with the record of the one it replaces.
@@ -134,7 +134,8 @@ extension Runner {
             let fingerprints = Dictionary(
                 oneTime.map { ($0.step.id, $0.fingerprint) } + oneTime.compactMap { entry in entry.step.replaces.map { ($0, entry.fingerprint) } },
                 uniquingKeysWith: { first, _ in first })
-            for completed in state?.completed ?? [] where !completed.fingerprint.isEmpty {
+            // Both stores' steps: a host step's record is in the host store.
+            for completed in (state?.completed ?? []) + (host?.state?.completed ?? []) where !completed.fingerprint.isEmpty {
                 if let current = fingerprints[completed.id], current != completed.fingerprint {
                     drift.append(.init(id: completed.id, ranAt: completed.at, recorded: completed.fingerprint, current: current))
                 }
