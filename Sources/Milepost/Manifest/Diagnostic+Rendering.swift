@@ -47,15 +47,30 @@ extension Diagnostic: CustomStringConvertible {
         return location.map { "\(file):\($0.line):\($0.column):" } ?? "\(file):"
     }
 
-    /// The source line `number` quoted, and a caret under `column`.
+    /// The most of a line an excerpt quotes, in Unicode scalars: a window around the column, `…`
+    /// marking what is cut. A long line (a minified manifest, a fuzzer's input) quoted whole for
+    /// each of its findings made rendering quadratic: 918 findings on one 4 KiB line took 5.2 G
+    /// instructions.
+    static let excerptWidth = 160
+
+    /// The source line `number` quoted (a window of `excerptWidth` around `column` when it is
+    /// longer), and a caret under `column`.
     private static func excerpt(
         _ source: ManifestSource, line number: Int, column: Int, highlight: (String, DiagnosticPart) -> String
     ) -> [String] {
-        guard let line = source.line(number) else { return [] }
-        let text = line.escapingControlCharacters(keepingTabs: true)
+        guard let whole = source.line(number) else { return [] }
+        let scalars = whole.unicodeScalars
+        let count = scalars.count
+        let caret = min(max(column - 1, 0), count)
+        let start = max(0, min(caret - excerptWidth / 2, count - excerptWidth))
+        let end = min(count, start + excerptWidth)
+        let window = scalars.index(scalars.startIndex, offsetBy: start)..<scalars.index(scalars.startIndex, offsetBy: end)
+        let (lead, trail) = (start > 0 ? "…" : "", end < count ? "…" : "")
+        let line = String(scalars[window])
+        let text = lead + line.escapingControlCharacters(keepingTabs: true) + trail
         let number = String(number)
         let gutter = String(repeating: " ", count: number.count)
-        let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(column - 1)))
+        let before = lead + String(String.UnicodeScalarView(line.unicodeScalars.prefix(caret - start)))
         let visible = before.escapingControlCharacters(keepingTabs: true).unicodeScalars.map { $0 == "\t" ? "\t" : " " }.joined()
         return [
             "\(number) | \(text)",
