@@ -42,9 +42,12 @@ public struct SourceLines: Sendable {
     /// The text of 1-based line `number` without its line break; nil past the end.
     public func line(_ number: Int) -> String? {
         guard let text = bytes(ofLine: number) else { return nil }
-        var scalars = String.UnicodeScalarView()
-        for scalar in Self.scalars(text) where !Self.isLineBreak(scalar.value) { scalars.append(scalar.value) }
-        return String(scalars)
+        // Decoded at once, not scalar by scalar (a line is quoted once per diagnostic on it): its
+        // bytes are UTF-8 (the text ends before the first byte that is not), and only its end
+        // is a line break.
+        var line = String(decoding: text, as: UTF8.self)
+        while let last = line.unicodeScalars.last, Self.isLineBreak(last) { line.unicodeScalars.removeLast() }
+        return line
     }
 
     /// The location of the first scalar that starts at or after byte `offset`; past the last
