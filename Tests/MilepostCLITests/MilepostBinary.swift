@@ -60,7 +60,7 @@ struct MilepostBinary {
     /// of the test pool's: for a run that takes long (a crash test's trials), so that the
     /// timing-sensitive tests beside it (a lease's heartbeat, a kill mid-step) keep their threads.
     func outcome(_ arguments: [String]) async throws -> Result {
-        nonisolated(unsafe) let (process, stdout, stderr) = try start(arguments)
+        let (process, stdout, stderr) = try start(arguments)
         return await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: Self.finish(process, stdout, stderr)) }.start()
         }

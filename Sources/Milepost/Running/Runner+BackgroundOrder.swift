@@ -12,9 +12,9 @@ extension Runner {
         let started = clock.now
         var slept = false
         while true {
-            let state = try await store.readState()
-            let holder = try await store.lockHolder()
-            let plan = try await plan(manifest, state: state, to: target, lockHolder: holder, host: try await readHostView())
+            let sides = try await readSides()
+            let (state, holder) = (sides.fleet.state, sides.fleet.lockHolder)
+            let plan = try await plan(manifest, sides: sides, to: target)
             let waiting = plan.waitingForBackground
             let waited = clock.now - started
             guard !waiting.isEmpty else { return slept }

@@ -4,12 +4,6 @@ import MilepostSystem
 // beside the fleet's store. A run takes the fleet store's lock first, then the host store's, and
 // holds both while it runs steps of either (docs/store.md, "Host steps").
 extension Runner {
-    /// A host store's state and lock holder, as a plan reads them.
-    struct HostView: Sendable {
-        var state: StoredState?
-        var lockHolder: LockHolder?
-    }
-
     /// Refuses a manifest with host steps when this runner has no host store, before any step.
     /// - throws: `HostStoreRequired` naming them.
     func refuseHostStepsWithoutHostStore(_ manifest: Manifest) throws(HostStoreRequired) {
@@ -30,25 +24,6 @@ extension Runner {
     /// Whether a run of `manifest` records anything in the host store.
     func usesHostStore(_ manifest: Manifest) -> Bool {
         hostStore != nil && manifest.steps.contains { $0.scope == .host }
-    }
-
-    /// The host store's state and holder, read without its lock; nil without a host store. Read
-    /// for a manifest without host steps too: its records show a step moved out of the host scope
-    /// (`Plan.scopeMoved`), and its marks stop a run as the fleet store's do.
-    func readHostView() async throws -> HostView? {
-        guard let hostStore else { return nil }
-        return HostView(state: try await hostStore.readState(), lockHolder: try await hostStore.lockHolder())
-    }
-
-    /// The planner's records of the host store; nil without a view (a new host is planned).
-    func hostRecords(_ manifest: Manifest, _ view: HostView?) async throws -> Planner.StoreRecords? {
-        guard let view, let hostStore else { return nil }
-        let host = Runner(store: hostStore, options: options, logger: logger)
-        return Planner.StoreRecords(
-            state: view.state, from: view.state?.version ?? manifest.baseline,
-            lateFloor: try await host.lateFloor(
-                manifest, state: view.state, scope: .host, history: StoreHistory(store: hostStore, logger: logger)),
-            lockHolder: view.lockHolder)
     }
 
     /// Whether the host store is up to date for the fast path: its head is at `target` and was last

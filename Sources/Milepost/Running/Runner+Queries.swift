@@ -10,8 +10,8 @@ extension Runner {
     /// let done = try await runner.completedSteps(manifest)   // ["2.1/removeEmptyNotes"]
     /// ```
     public func completedSteps(_ manifest: Manifest) async throws -> [String] {
-        let state = try await store.readState()
-        let plan = try await plan(manifest, state: state, to: state?.version ?? manifest.baseline, host: try await readHostView())
+        let sides = try await readSides()
+        let plan = try await plan(manifest, sides: sides, to: sides.fleet.from(manifest))
         return plan.entries.filter { $0.status == .completed }.map(\.step.id)
     }
 

@@ -72,19 +72,17 @@ public struct Runner: Sendable {
         }
         try refuseStepsTheStoreCannotRun(manifest)
         try refuseHostStepsWithoutHostStore(manifest)
-        if options.dryRun {
-            let state = try await store.readState()
-            return try await dryRun(manifest, state: state, lockHolder: try await store.lockHolder(), to: target)
-        }
+        if options.dryRun { return try await dryRun(manifest, to: target) }
         let waited = try await waitForBackgroundSteps(manifest, to: target)
         if !waited, let seen, let report = try await upToDateUnlocked(manifest, state: seen, to: target) { return report }
         let deadline = try await runDeadline(startedAt: startedAt)
         let grace = StopGrace(options.terminationGrace)
         return try await withLock(app: manifest.app, stopGrace: grace) { locked, journal in
             try await withHostLock(manifest, journal: journal) { host in
-                try await runLocked(
-                    manifest, to: target, on: locked, host: host, journal: journal, grace: grace, seenVersion: seen?.version,
-                    deadline: deadline)
+                var session = try await RunSession.prepare(
+                    self, manifest: manifest, to: target, fleet: locked, host: host, journal: journal, grace: grace,
+                    seenVersion: seen?.version, deadline: deadline)
+                return try await session.run()
             }
         }
     }
@@ -108,9 +106,10 @@ public struct Runner: Sendable {
     /// the state is read whole, and other runs only complete more of it. Records no digest: when
     /// one is due and nobody holds the lock, this returns nil and the locked path records it.
     private func upToDateUnlocked(_ manifest: Manifest, state: StoredState, to target: Version) async throws -> RunReport? {
-        let host = try await readHostView()
-        let plan = try await plan(manifest, state: state, to: target, host: host)
-        guard case .upToDate = try decide(plan, state: state, hostState: host?.state, manifest: manifest) else { return nil }
+        // The fleet side as seen before, without its holder: a step in progress there is not taken for a running one.
+        let sides = try await readSides(fleet: .seen(state, of: store, scope: .fleet, logger: logger))
+        let plan = try await plan(manifest, sides: sides, to: target)
+        guard case .upToDate = try decide(plan, sides: sides, manifest: manifest) else { return nil }
         // With the lock free, the locked path records the digest, so the next start is fast again.
         if options.labels == nil, options.phase == .preStart, state.plannedWith != manifest.digest,
            try await store.lockHolder() == nil {
@@ -155,105 +154,92 @@ public struct Runner: Sendable {
     func planWithState(_ manifest: Manifest, to target: Version) async throws -> (plan: Plan, state: StoredState?) {
         try refuseFleetStoreAsHostStore()
         try refuseStepsTheStoreCannotRun(manifest)
-        let state = try await store.readState()
-        return (try await plan(
-            manifest, state: state, to: target, lockHolder: try await store.lockHolder(), host: try await readHostView()), state)
+        let sides = try await readSides()
+        return (try await plan(manifest, sides: sides, to: target), sides.fleet.state)
     }
 
-    /// Plans from the stored version, or the manifest's baseline when nothing is stored. Every
-    /// path that meets a manifest with the state plans through here.
-    /// - parameter lockHolder: who holds the lock, when the caller does not: tells a running step from an interrupted one.
+    /// The run's sides read without their locks, each with its lock's holder: the fleet store's
+    /// (unless given, as read before) and the host store's, when the runner has one. Read for a
+    /// manifest without host steps too: the host store's records show a step moved out of the host
+    /// scope (`Plan.scopeMoved`), and its marks stop a run as the fleet store's do.
+    func readSides(fleet: StoreSide? = nil) async throws -> RunSides {
+        let fleetSide = if let fleet { fleet } else { try await StoreSide.read(store, scope: .fleet, holder: true, logger: logger) }
+        let host = if let hostStore { try await StoreSide.read(hostStore, scope: .host, holder: true, logger: logger) } else { nil as StoreSide? }
+        return RunSides(fleet: fleetSide, host: host)
+    }
+
+    /// Plans from the fleet side's stored version, or the manifest's baseline when nothing is
+    /// stored; the host steps from the host side (none: as on a new host). Every path that meets a
+    /// manifest with the state plans through here.
     /// - throws: `OtherApplicationError` when the state is another application's.
-    /// - parameter host: the host store's state, for the host steps; nil: they are planned as on a new host.
-    func plan(
-        _ manifest: Manifest, state: StoredState?, to target: Version, lockHolder: LockHolder? = nil, host: HostView? = nil
-    ) async throws -> Plan {
-        try OtherApplicationError.check(manifest, state, store: store.location)
-        let (from, origin): (Version, Plan.Origin) =
-            if let state { (state.version, .stored) } else { (manifest.baseline, .baseline) }
-        let history = StoreHistory(store: store, logger: logger)
-        let lateFloor = try await lateFloor(manifest, state: state, history: history)
+    func plan(_ manifest: Manifest, sides: RunSides, to target: Version) async throws -> Plan {
+        let fleet = sides.fleet
+        try OtherApplicationError.check(manifest, fleet.state, store: store.location)
         let scope = PlanScope(
-            labels: options.labels, freshInstall: try await isFreshInstall(manifest, state: state, history: history),
-            phase: options.phase, recordsFreshInstall: options.freshInstall == .record)
+            labels: options.labels, freshInstall: try await fleet.isFreshInstall(manifest), phase: options.phase,
+            recordsFreshInstall: options.freshInstall == .record)
         return Planner.plan(
-            manifest, state: state, from: from, origin: origin, to: target, lockHolder: lockHolder,
-            lateFloor: lateFloor, scope: scope, host: try await hostRecords(manifest, host),
-            approvals: try await approvals(manifest, state: state, to: target, scope: scope, history: history))
+            manifest, state: fleet.state, from: fleet.from(manifest), origin: fleet.state == nil ? .baseline : .stored, to: target,
+            lockHolder: fleet.lockHolder, lateFloor: try await fleet.lateFloor(manifest), scope: scope,
+            host: try await sides.host?.records(manifest),
+            approvals: try await approvals(manifest, state: fleet.state, to: target, scope: scope, history: fleet.history))
     }
 
     // MARK: - Deciding
 
-    private enum Decision {
-        case downgrade
-        case stopRequired(RequiredStop)
-        case lateRefused
-        case blocked(InProgressStep)
-        case revertUnfinished(UnfinishedRevert)
-        case upToDate
-        case planChanged([PlanChange])
-        case run([ManifestStep])
-    }
-
-    /// What a run does with `plan`, made from `state` (the fleet store's) and `hostState` (the host
-    /// store's, when the run records host steps): every guard looks at both stores alike.
+    /// What a run does with `plan`, made from `sides`: every guard looks at the fleet store and
+    /// the host store alike.
     /// - throws: `ManifestError.invalid` when the manifest moved a completed step between the two
     ///   (`Plan.scopeMoveErrors(file:)`).
-    private func decide(_ plan: Plan, state: StoredState?, hostState: StoredState?, manifest: Manifest) throws(ManifestError) -> Decision {
+    func decide(_ plan: Plan, sides: RunSides, manifest: Manifest) throws(ManifestError) -> RunDecision {
+        let state = sides.fleet.state
         // No version is ready while a revert is unfinished (`Readiness`): an older release waits for it too.
-        if plan.isDowngrade { return state?.reverting.map(Decision.revertUnfinished) ?? .downgrade }
-        if let stop = plan.requiredStop { return .stopRequired(stop) }
-        if !plan.lateRefused.isEmpty { return .lateRefused }
+        if plan.isDowngrade {
+            if let reverting = state?.reverting { return .ended(.revertUnfinished(reverting)) }
+            let (outcome, refusal) = downgrade(to: plan.to, from: plan.from, state: state)
+            return .ended(.downgrade(outcome, refusal, floor: state?.floor))
+        }
+        if let stop = plan.requiredStop { return .ended(.stopRequired(stop)) }
+        if !plan.lateRefused.isEmpty { return .ended(.lateRefused(plan.lateRefused.map(\.step.id))) }
         let moved = plan.scopeMoveErrors(file: manifest.source.path)
         if !moved.isEmpty { throw .invalid(moved, source: manifest.source) }
         // A step another runner is running now (only a dry run, which takes no lock, sees one) blocks
         // nothing; nor does a step of a phase this run does not run (a background step stopped mid-way
         // waits for the background runner, which resumes it).
         // A device's policy may run it again instead (`InterruptedStepPolicy.retry`).
-        let marks = [state, hostState].lazy.compactMap { $0 }.flatMap(\.interruptedMarks)
+        let marks = sides.states.lazy.flatMap(\.interruptedMarks)
         if plan.running == nil, options.interruptedSteps == .block, let interrupted = marks.first(where: { mark in
             guard let step = manifest.step(id: mark.id) else { return true }
             return plan.admits(step) && !step.runsAgain(afterInterruption: mark)
         }) {
-            return .blocked(interrupted)
+            return .ended(.blocked(interrupted))
         }
-        if let reverting = state?.reverting { return .revertUnfinished(reverting) }
+        if let reverting = state?.reverting { return .ended(.revertUnfinished(reverting)) }
         if state != nil, plan.from == plan.to, plan.pending.isEmpty { return .upToDate }
         // A reviewed plan runs exactly its steps, all of them approved, or none.
         if let reviewed = options.reviewedPlan {
             let changes = reviewed.changes(since: plan, state: state, manifest: manifest)
-            return changes.isEmpty ? .run(plan.approvalGate == nil ? plan.pending : []) : .planChanged(changes)
+            return changes.isEmpty ? .run(plan.approvalGate == nil ? plan.pending : []) : .ended(.planChanged(changes))
         }
         // Up to the first step awaiting approval, where the run stops.
         return .run(plan.runnable)
     }
 
-    private func dryRun(
-        _ manifest: Manifest, state: StoredState?, lockHolder: LockHolder?, to target: Version
-    ) async throws -> RunReport {
-        let host = try await readHostView()
-        let plan = try await plan(manifest, state: state, to: target, lockHolder: lockHolder, host: host)
-        let decision = try decide(plan, state: state, hostState: host?.state, manifest: manifest)
+    /// What a run would do, reported from the sides read without their locks; writes nothing.
+    private func dryRun(_ manifest: Manifest, to target: Version) async throws -> RunReport {
+        let sides = try await readSides()
+        let plan = try await plan(manifest, sides: sides, to: target)
+        let decision = try decide(plan, sides: sides, manifest: manifest)
         if case .run(let steps) = decision { try manifest.requireVariables(of: steps) }
-        let (outcome, interrupted): (RunReport.Outcome, InProgressStep?) = switch decision {
-        case .downgrade: (downgrade(to: target, from: plan.from, state: state).outcome, nil)
-        case .stopRequired: (.stopRequired, nil)
-        case .lateRefused: (.lateRefused, nil)
-        case .blocked(let running): (.blocked, running)
-        case .revertUnfinished: (.revertUnfinished, nil)
+        let (outcome, ending): (RunReport.Outcome, RunDecision.Ending?) = switch decision {
+        case .ended(let ending): (ending.outcome, ending)
         case .upToDate: (.upToDate, nil)
-        case .planChanged: (.planChanged, nil)
         case .run: (.dryRun, nil)
         }
         var report = RunReport(
             outcome: outcome, run: nil, app: manifest.app, from: plan.from, to: target, steps: [], plan: plan,
-            interrupted: interrupted, doneByAnotherRunner: false)
-        if outcome == .revertUnfinished { report.reverting = state?.reverting }
-        if case .planChanged(let changes) = decision { report.planChanges = changes }
-        if case .downgrade = decision {
-            report.floor = state?.floor
-            report.refusal = downgrade(to: target, from: plan.from, state: state).refusal
-        }
+            interrupted: ending?.interrupted, doneByAnotherRunner: false)
+        ending?.describe(in: &report)
         return report
     }
 
@@ -266,207 +252,5 @@ public struct Runner: Sendable {
         if options.allowDowngrade { return (.downgradeAllowed, nil) }
         let refusal = CompatibilityFloor.refusal(of: target, stored: from, floor: state?.floor)
         return (refusal == nil ? .downgradeCompatible : .downgradeRefused, refusal)
-    }
-
-    // MARK: - Applying
-
-    private func runLocked(
-        _ manifest: Manifest, to target: Version, on locked: any LockedStore, host: (any LockedStore)?, journal: RunJournal,
-        grace: StopGrace, seenVersion: Version?, deadline: RunDeadline?
-    ) async throws -> RunReport {
-        let state = try await readStateWaitingForOrphanedStep(locked)
-        // Under its lock when the run records host steps; else only read, for what it says about the manifest.
-        let hostState = if let host { try await readStateWaitingForOrphanedStep(host) } else { try await hostStore?.readState() }
-        let plan = try await plan(manifest, state: state, to: target, host: hostStore.map { _ in HostView(state: hostState) })
-        var hooks: [RunReport.StepResult] = []
-        func report(_ outcome: RunReport.Outcome, steps: [RunReport.StepResult] = [], interrupted: InProgressStep? = nil) -> RunReport {
-            var report = RunReport(
-                outcome: outcome, run: outcome == .upToDate ? nil : journal.run, app: manifest.app, from: plan.from,
-                to: target, steps: steps, plan: plan, interrupted: interrupted,
-                doneByAnotherRunner: outcome == .upToDate && seenVersion != state?.version)
-            report.hooks = hooks
-            return report
-        }
-        let points = CommitPoints(trap: options.commitTrap)
-        let context = RunContext(
-            locked: locked, journal: journal, points: points, grace: grace, from: plan.from, to: target,
-            directory: manifest.directory, deadline: deadline, approvals: plan.approvals)
-        let hostContext = host.map {
-            RunContext(
-                locked: $0, journal: journal, points: points, grace: grace, from: plan.hostFrom ?? manifest.baseline,
-                to: target, directory: manifest.directory, deadline: deadline, approvals: plan.approvals)
-        }
-        /// Appends `records`, ending with `run-finished`: the run's `run-finished` commit point (a run
-        /// refused at its start appends its `run-started` with it).
-        func appendRunFinished(_ records: [JournalRecord]) async throws {
-            try await points.pass(.runFinished) { try await locked.append(records) }
-        }
-        /// The host store's state once this run is done with it: at the target, planned with this manifest.
-        func finishedHostState(_ state: StoredState?) -> StoredState? {
-            guard host != nil else { return nil }
-            var finished = state ?? StoredState(app: manifest.app, version: target, updatedAt: Timestamp.now())
-            finished.version = target
-            finished.app = manifest.app ?? finished.app
-            if options.labels == nil { finished.plannedWith = manifest.digest }
-            return finished
-        }
-        /// Runs the hooks of `phase` (only around a run with steps to run); returns the first that failed.
-        func runHooks(_ phase: ManifestHooks.Phase) async throws -> RunReport.StepResult? {
-            let results = try await self.runHooks(phase, of: manifest, in: context)
-            hooks += results
-            return results.first { $0.status != .succeeded }
-        }
-        let started = journal.record(.runStarted, from: plan.from, to: target, phase: options.phase, plan: options.reviewedPlan?.digest)
-        switch try decide(plan, state: state, hostState: hostState, manifest: manifest) {
-        case .downgrade:
-            let (outcome, refusal) = downgrade(to: target, from: plan.from, state: state)
-            try await appendRunFinished([started, journal.record(
-                .runFinished, from: plan.from, to: target, error: refusal?.description, outcome: .init(outcome))])
-            var downgrade = report(outcome)
-            downgrade.floor = state?.floor
-            downgrade.refusal = refusal
-            return downgrade
-        case .stopRequired(let stop):
-            try await appendRunFinished([
-                started,
-                journal.record(.runFinished, from: plan.from, to: target, error: stop.message(from: plan.from, to: target),
-                               outcome: .stopRequired),
-            ])
-            return report(.stopRequired)
-        case .lateRefused:
-            try await appendRunFinished([
-                started,
-                journal.record(.runFinished, from: plan.from, to: target,
-                               error: RunFailure.lateRefusal(plan.lateRefused.map(\.step.id)), outcome: .lateRefused),
-            ])
-            return report(.lateRefused)
-        case .blocked(let running):
-            logger.notice(
-                "an interrupted step stops every run until it is resolved (or RunOptions.interruptedSteps is .retry)",
-                metadata: ["step": "\(running.id)", "since": "\(running.since)", "host": "\(running.host)"])
-            try await appendRunFinished([started, journal.blocked(by: running, from: plan.from, to: target)])
-            return report(.blocked, interrupted: running)
-        case .revertUnfinished(let reverting):
-            try await appendRunFinished([
-                started,
-                journal.record(.runFinished, from: plan.from, to: target,
-                               error: RevertError.unfinished(to: reverting.to).description, outcome: .revertUnfinished),
-            ])
-            var refused = report(.revertUnfinished)
-            refused.reverting = reverting
-            return refused
-        case .planChanged(let changes):
-            try await appendRunFinished([
-                started,
-                journal.record(.runFinished, from: plan.from, to: target, error: RunFailure.planChanged(changes), outcome: .planChanged),
-            ])
-            var refused = report(.planChanged)
-            refused.planChanges = changes
-            return refused
-        case .upToDate:
-            // Planned against this very state and found up to date: the next run with this manifest need not plan.
-            if let host, let finished = finishedHostState(hostState), finished != hostState {
-                try await points.pass(.runFinished) { try await host.commit(finished, journal: []) }
-            }
-            if var state, options.labels == nil, state.plannedWith != manifest.digest {
-                state.plannedWith = manifest.digest
-                try await points.pass(.runFinished) { try await locked.commit(state, journal: []) }
-            }
-            return report(.upToDate)
-        case .run(let steps):
-            try manifest.requireVariables(of: steps)  // before anything is written
-            /// Ends the run before `refusal`'s step, which no longer fits the deadline.
-            func deadlineRefused(_ refusal: DeadlineRefusal, steps results: [RunReport.StepResult]) -> RunReport {
-                var refused = report(.deadlineRefused, steps: results)
-                refused.deadlineRefusal = refusal
-                return refused
-            }
-            // Before anything is written or any hook runs: a first step that does not fit leaves the state as it was.
-            if let first = steps.first, let refusal = deadline?.refusal(of: first) {
-                try await appendRunFinished([started, journal.record(
-                    .runFinished, from: plan.from, to: target, step: first.id, error: refusal.message, outcome: .deadlineRefused)])
-                return deadlineRefused(refusal, steps: [])
-            }
-            var current = state ?? StoredState(app: manifest.app, version: plan.from, updatedAt: Timestamp.now())
-            current.app = manifest.app ?? current.app
-            var hostCurrent = hostState
-                ?? StoredState(app: manifest.app, version: plan.hostFrom ?? manifest.baseline, updatedAt: Timestamp.now())
-            try await points.pass(.runStarted) { try await locked.append([started]) }
-            if let host {
-                try await points.pass(.runStarted) { try await host.append([journal.record(.runStarted, from: hostContext?.from, to: target)]) }
-            }
-            /// Appends the `run-finished` record to the host store's journal too.
-            func finish(_ outcome: JournalRecord.Outcome, stoppedAt step: RunReport.StepResult?) async throws {
-                try await finish(outcome, step: step?.id, error: step?.error)
-            }
-            func finish(_ outcome: JournalRecord.Outcome, step: String?, error: String?) async throws {
-                try await hostContext?.finish(outcome, step: step, error: error)
-                try await context.finish(outcome, step: step, error: error)
-            }
-            if !steps.isEmpty, let failed = try await runHooks(.beforeRun) {
-                let outcome: RunReport.Outcome = if case .failed = StepsEnd(stoppedAt: failed) { .failed } else { .interrupted }
-                try await appendRunFinished([journal.record(
-                    .runFinished, from: plan.from, to: target, step: failed.id,
-                    error: RunFailure.hookFailed(failed.id, error: failed.error), outcome: .init(outcome))])
-                return report(outcome)
-            }
-            var (results, end): ([RunReport.StepResult], StepsEnd) = ([], .finished)
-            // In threshold order, each step recorded in its own store: the host steps in the host store's.
-            for segment in StepSegment.split(steps) {
-                let numbering = (first: results.count + 1, total: steps.count)
-                let applied = if segment.scope == .host, let hostContext {
-                    try await applySteps(segment.steps, direction: .forward, state: &hostCurrent, in: hostContext, numbering: numbering)
-                } else {
-                    try await applySteps(segment.steps, direction: .forward, state: &current, in: context, numbering: numbering)
-                }
-                results += applied.results
-                end = applied.end
-                guard case .finished = end else { break }
-            }
-            switch end {
-            case .finished:
-                break
-            case .failed(let step):
-                _ = try await runHooks(.onFailure)
-                try await finish(.failed, stoppedAt: step)
-                return report(.failed, steps: results)
-            case .interrupted(let step):
-                try await finish(.interrupted, stoppedAt: step)
-                return report(.interrupted, steps: results)
-            case .deadlineRefused(let refusal):
-                try await finish(.deadlineRefused, step: refusal.step, error: refusal.message)
-                return deadlineRefused(refusal, steps: results)
-            }
-            if let gate = plan.approvalGate {
-                try await finish(.awaitingApproval, step: gate.step.id, error: RunFailure.awaitingApproval(gate.step.id))
-                return report(.awaitingApproval, steps: results)
-            }
-            if !steps.isEmpty { _ = try await runHooks(.afterRun) }
-            // A manifest with contract steps declares its other steps compatible with older
-            // releases: the floor starts where it found the store (a fresh install, which ran the
-            // contract steps too, at the target: no older release ran on it); one without keeps none.
-            current.floor = manifest.steps.contains { $0.phase == .contract }
-                ? current.floor ?? CompatibilityFloor(version: plan.scope.freshInstall ? target : plan.from) : nil
-            current.version = target
-            current.updatedAt = Timestamp.now()
-            // Every pending step ran: planning this manifest against the new state finds it up to date.
-            if options.labels == nil { current.plannedWith = manifest.digest }
-            // A fresh install that records its target says so as `milepost baseline` does: the
-            // steps it left out are at or below the store's start, neither late nor pending later.
-            let recorded = plan.scope.recordsFreshInstall ? [journal.record(.baseline, from: plan.from, to: target)] : []
-            if let host, let finished = finishedHostState(hostCurrent) {
-                try await points.pass(.runFinished) {
-                    try await host.commit(finished, journal: [
-                        journal.record(.runFinished, from: hostContext?.from, to: target, outcome: .succeeded)
-                    ])
-                }
-            }
-            try await points.pass(.runFinished) { [current] in
-                try await locked.commit(current, journal: recorded + [
-                    journal.record(.runFinished, from: plan.from, to: target, outcome: .succeeded)
-                ])
-            }
-            return report(.succeeded, steps: results)
-        }
     }
 }

@@ -111,22 +111,21 @@ extension Runner {
     /// Reads the state, the journal and the lock, and compares them with `manifest` if given. Writes nothing.
     public func status(manifest: Manifest?, to target: Version?) async throws -> StatusReport {
         try refuseFleetStoreAsHostStore()
-        let state = try await store.readState()
+        let read = try await readSides()
+        let (state, holder) = (read.fleet.state, read.fleet.lockHolder)
         let tail = try await journalTail() ?? []
         let lastRun = Self.lastRun(in: tail)
-        let holder = try await store.lockHolder()
         var plan: Plan?
         var drift: [StatusReport.Drift] = []
         var (orphans, newer): ([CompletedStep], [CompletedStep]) = ([], [])
         var sides = [StatusReport.Side(scope: .fleet, store: store.location, state: state, lockHolder: holder)]
-        let host = try await readHostView()
-        if let host, let hostStore {
-            sides.append(.init(scope: .host, store: hostStore.location, state: host.state, lockHolder: host.lockHolder))
+        let host = read.host
+        if let host {
+            sides.append(.init(scope: .host, store: host.store.location, state: host.state, lockHolder: host.lockHolder))
         }
         if let manifest {
             let stored = state?.version
-            plan = try await self.plan(
-                manifest, state: state, to: target ?? stored ?? manifest.baseline, lockHolder: holder, host: host)
+            plan = try await self.plan(manifest, sides: read, to: target ?? stored ?? manifest.baseline)
             // A step that replaces another is compared with the record of the one it replaces.
             // A repeatable step's change is expected: it runs again (the plan says so), it does not drift.
             // Each worked out once (`ManifestStep.fingerprint` digests the entry on every access).

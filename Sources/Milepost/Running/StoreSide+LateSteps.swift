@@ -1,4 +1,4 @@
-extension Runner {
+extension StoreSide {
     /// The version above which a step that never ran on this store is *late* (`LatePolicy`): the
     /// version the store started from — the `from` of its first run, or the version last given by
     /// `milepost baseline` when that is higher (a baselined store has the effects of the steps
@@ -7,9 +7,9 @@ extension Runner {
     /// adopted by a custom `MilepostStore`) has nothing late. Nil without a state.
     ///
     /// The journal is read only when a step could be late, so a store without any costs nothing.
-    /// Only the steps this store records count (`scope`: the fleet store's, or a host store's): the
-    /// other store's steps never complete here.
-    func lateFloor(_ manifest: Manifest, state: StoredState?, scope: StepScope = .fleet, history: StoreHistory) async throws -> Version? {
+    /// Only the steps this side records count (its `scope`: the fleet store's, or a host store's):
+    /// the other store's steps never complete here.
+    func lateFloor(_ manifest: Manifest) async throws -> Version? {
         guard let state else { return nil }
         let completed = Set(state.completed.map(\.id))
         let couldBeLate = manifest.steps.contains {
