@@ -1,4 +1,6 @@
 /// Decides which steps run: those with `from < threshold <= to` that have not completed.
+/// Each step's status and reason is the answer of the first of its ordered rules that answers
+/// (`PlannerRule`); then `after: background`, the approval gate and the required stop, over the plan.
 public enum Planner {
     /// Plans a run of `manifest` from `from` to `target`.
     /// - parameters:
@@ -26,24 +28,12 @@ public enum Planner {
         let host = host ?? StoreRecords(state: nil, from: manifest.baseline)
         let (fleetCompleted, hostCompleted) = (fleet.completed, host.completed)
         let repeatable = RepeatableSteps(manifest, state: state)
+        let onFleet = PlannerRule.Input(
+            manifest, fleet, completed: fleetCompleted, elsewhere: hostCompleted, to: target, scope: scope, repeatable: repeatable)
+        let onHost = PlannerRule.Input(
+            manifest, host, completed: hostCompleted, elsewhere: fleetCompleted, to: target, scope: scope, repeatable: repeatable)
         let planned = repeatable.runOrder.map { step -> Plan.Entry in
-            if step.repeats != nil {
-                let (status, why) = repeatable.status(of: step, to: target, state: state, lockHolder: lockHolder)
-                if status == .pending, let exclusion = scope.exclusion(of: step) {
-                    return Plan.Entry(step: step, status: .outOfScope, why: exclusion)
-                }
-                return Plan.Entry(step: step, status: status, why: why)
-            }
-            let records = step.scope == .host ? host : fleet
-            // Recorded in the other store: the step ran under the other scope, and its scope changed since.
-            let elsewhere = step.scope == .host ? fleetCompleted : hostCompleted
-            if elsewhere.contains(step.id) || step.replaces.map(elsewhere.contains) == true {
-                return Plan.Entry(step: step, status: .completed, why: .scopeMoved(ranAs: step.scope == .host ? .fleet : .host))
-            }
-            let late = records.lateFloor.flatMap { step.threshold > $0 ? manifest.latePolicy(for: step) : nil }
-            let (status, why) = status(
-                of: step, from: records.from, to: target, completed: step.scope == .host ? hostCompleted : fleetCompleted,
-                state: records.state, lockHolder: records.lockHolder, late: late, scope: scope)
+            let (status, why) = step.scope == .host ? PlannerRule.decide(step, onHost) : PlannerRule.decide(step, onFleet)
             return Plan.Entry(step: step, status: status, why: why)
         }
         var entries = orderedAfterBackground(planned)
@@ -115,39 +105,5 @@ public enum Planner {
     /// The status of an in-progress step: running when its run holds the lock, else interrupted.
     static func inProgress(_ mark: InProgressStep, lockHolder: LockHolder?) -> (Plan.Status, Plan.Reason) {
         mark.isRunning(lockHolder: lockHolder) ? (.running, .running(mark)) : (.interrupted, .interrupted(mark))
-    }
-
-    private static func status(
-        of step: ManifestStep, from: Version, to target: Version, completed: Set<String>, state: StoredState?,
-        lockHolder: LockHolder?, late: LatePolicy?, scope: PlanScope
-    ) -> (Plan.Status, Plan.Reason) {
-        if completed.contains(step.id) || step.replaces.map(completed.contains) == true { return (.completed, .completed) }
-        // Below the stored version, yet not completed: the unfinished revert undid it (neither late nor skipped).
-        if let reverting = state?.reverting, step.threshold > reverting.to, step.threshold <= from {
-            return (.reverted, .reverted(to: reverting.to))
-        }
-        if step.threshold <= from {
-            // A condition is decided by the run that passes the step: such a step is never late.
-            if let when = step.when { return (.outOfScope, .conditionPassed(when, from: from)) }
-            guard let late else { return (.skipped, .reached(from: from)) }
-            // A contract or background step that never ran was passed for its phase, not added late.
-            if step.phase == .preStart {
-                if let exclusion = scope.exclusion(of: step) { return (.outOfScope, exclusion) }
-                if late != .run { return (.skipped, .late(from: from, policy: late)) }
-            }
-        } else if step.threshold > target {
-            return (.aboveTarget, .aboveTarget(target))
-        }
-        if let inProgress = state?.interruptedMark(of: step.id) { return Self.inProgress(inProgress, lockHolder: lockHolder) }
-        if let exclusion = scope.exclusion(of: step) { return (.outOfScope, exclusion) }
-        if !scope.admits(step, from: from, to: target) { return (.waiting, .waiting(step.phase)) }
-        if let failed = state?.failure(of: step.id) { return (.pending, .failed(error: failed.error)) }
-        if step.threshold <= from, step.phase != .preStart { return (.pending, .owed(step.phase, from: from)) }
-        if step.threshold <= from, let late {
-            // A labelled step that never ran was most likely left out by an earlier run's --labels.
-            if !step.labels.isEmpty, step.late == nil { return (.pending, .leftOut(from: from)) }
-            return (.pending, .late(from: from, policy: late))
-        }
-        return (.pending, .inRange(from: from, to: target))
     }
 }
