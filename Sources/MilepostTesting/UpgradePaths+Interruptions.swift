@@ -103,7 +103,7 @@ extension UpgradePaths {
         let journalStart = try await scenario.store.readJournal().count
         var resumed = try await scenario.run(to: target, options: options)
         if resumed.report.outcome == .blocked, let blocking = resumed.report.interrupted?.id {
-            _ = try await Runner(store: scenario.store, options: options).resolve(blocking, .retry)
+            _ = try await Runner(store: scenario.store, options: options).maintenance.resolve(blocking, .retry)
             resumed = try await scenario.run(to: target, options: options)
         }
         let recovery = TrialRecovery(of: crash.point.step, in: Array(try await scenario.store.readJournal().dropFirst(journalStart)))

@@ -183,7 +183,7 @@ public final class UpgradeScenario: Sendable {
     /// `version` and reached it (its late floor stays `version`).
     func seed(at version: Version?, completed ids: [String], reaching reached: Version? = nil) async throws {
         let manifest = try manifest()
-        _ = try await Runner(store: store).baseline(version ?? manifest.baseline)
+        _ = try await Runner(store: store).maintenance.baseline(version ?? manifest.baseline)
         guard !ids.isEmpty || reached != nil else { return }
         let steps = try ids.map { id in
             guard let step = manifest.step(id: id) else { throw UpgradeScenarioError.unknownStep(id) }

@@ -59,7 +59,7 @@ struct VersionHistoryTests {
         #expect(history.reached.map(\.at) == finished.map(\.time))
         #expect(history.reached.map(\.run) == finished.map(\.run))
 
-        _ = try await runner.baseline(Version("3.0"), force: true)
+        _ = try await runner.maintenance.baseline(Version("3.0"), force: true)
         history = try await fixture.reopen().versionHistory()
         #expect(history.reached.map(\.version) == ["2.6", "2.7", "3.0"])
         #expect(history.reached.last?.source == .baseline)

@@ -86,7 +86,7 @@ import Testing
     func planFromAVersionIsThePlanOfAStoreThatRanThere(_ version: String) async throws {
         let fixture = try RunnerFixture()
         let manifest = try fixture.manifest(Self.phases)
-        _ = try await fixture.runner().baseline(manifest.baseline)
+        _ = try await fixture.runner().maintenance.baseline(manifest.baseline)
         #expect(try await fixture.run(manifest, to: version).outcome == .succeeded)
         let stored = try await fixture.runner().plan(manifest, to: Version("2.3"))
         let given = try #require(Planner.plans(manifest, from: [Version(version)!], to: Version("2.3")).first)

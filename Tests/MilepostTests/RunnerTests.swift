@@ -147,16 +147,16 @@ import Testing
         let fixture = try RunnerFixture()
         let manifest = try fixture.manifest(Self.upgrade)
         let runner = fixture.runner()
-        _ = try await runner.baseline(Version("2.1"))
-        await #expect(throws: Runner.MaintenanceError.stateExists(version: "2.1")) {
-            try await runner.baseline(Version("2.5"))
+        _ = try await runner.maintenance.baseline(Version("2.1"))
+        await #expect(throws: StoreMaintenance.MaintenanceError.stateExists(version: "2.1")) {
+            try await runner.maintenance.baseline(Version("2.5"))
         }
         let report = try await fixture.run(manifest, to: "3.0")
         #expect(report.from == Version("2.1"))
         #expect(fixture.ran == ["2.10/note", "3.0/note"])
         let plan = try await runner.plan(manifest, to: Version("3.0"))
         #expect(plan.entries.map(\.status) == [.skipped, .skipped, .completed, .completed])
-        _ = try await runner.baseline(Version("4"), force: true)
+        _ = try await runner.maintenance.baseline(Version("4"), force: true)
         #expect(try await fixture.state()?.version.text == "4")
         #expect(try await fixture.journal().filter { $0.event == .baseline }.map(\.to) == ["2.1", "4"])
     }
@@ -232,8 +232,8 @@ import Testing
         #expect(fixture.ran == [])
 
         let runner = Runner(store: scenario.store)
-        await #expect(throws: Runner.MaintenanceError.self) { try await runner.resolve("2.1/note", .retry) }
-        _ = try await runner.resolve("2.1/second", .done)
+        await #expect(throws: StoreMaintenance.MaintenanceError.self) { try await runner.maintenance.resolve("2.1/note", .retry) }
+        _ = try await runner.maintenance.resolve("2.1/second", .done)
         let resumed = try await scenario.run(to: Version("2.1"))
         #expect(resumed.report.outcome == .succeeded)
         #expect(fixture.ran == [])
@@ -246,7 +246,7 @@ import Testing
         let scenario = try await UpgradeScenario(manifest: Self.upgrade, registry: fixture.registry)
         _ = try await scenario.run(to: Version("2.1"), interruptingAt: "2.1/second")
         fixture.clearCalls()
-        _ = try await Runner(store: scenario.store).resolve("2.1/second", .retry)
+        _ = try await Runner(store: scenario.store).maintenance.resolve("2.1/second", .retry)
         let report = try await scenario.run(to: Version("2.1"))
         #expect(report.report.outcome == .succeeded)
         #expect(fixture.ran == ["2.1/second"])

@@ -55,7 +55,7 @@ extension JournalRecord.Outcome {
     }
 
     /// The `resolved` outcome of `resolution`.
-    init(_ resolution: Runner.Resolution) {
+    init(_ resolution: StoreMaintenance.Resolution) {
         switch resolution {
         case .done: self = .done
         case .retry: self = .retry

@@ -28,13 +28,13 @@ struct RunSession {
     ) async throws -> RunSession {
         let logger = runner.logger
         let fleetSide = StoreSide.locked(
-            fleet, of: runner.store, scope: .fleet, state: try await runner.readStateWaitingForOrphanedStep(fleet), logger: logger)
+            fleet, of: runner.store, scope: .fleet, state: try await runner.stores.readStateWaitingForOrphanedStep(fleet), logger: logger)
         // Under its lock when the run records host steps; else only read, for what it says about the manifest.
         var hostSide: StoreSide?
         if let hostStore = runner.hostStore {
             hostSide = if let host {
                 StoreSide.locked(
-                    host, of: hostStore, scope: .host, state: try await runner.readStateWaitingForOrphanedStep(host), logger: logger)
+                    host, of: hostStore, scope: .host, state: try await runner.stores.readStateWaitingForOrphanedStep(host), logger: logger)
             } else {
                 try await StoreSide.read(hostStore, scope: .host, holder: false, logger: logger)
             }

@@ -67,7 +67,7 @@ extension Runner {
             }
             if !changes.isEmpty { throw ApprovalError.planChanged(id: id, changes: changes) }
         }
-        return try await withLock(app: manifest.app) { locked, journal in
+        return try await stores.withLock(app: manifest.app) { locked, journal in
             let state = try await locked.readState()
             if step.repeats == nil, state?.completed.contains(where: { $0.id == id || $0.id == step.replaces }) == true {
                 throw ApprovalError.completed(id: id)

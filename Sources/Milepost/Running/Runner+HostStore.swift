@@ -12,37 +12,12 @@ extension Runner {
         if !steps.isEmpty { throw HostStoreRequired(steps: steps) }
     }
 
-    /// Refuses a host store that is the fleet store under another spelling (`MilepostStore.identity`):
-    /// its host steps would be recorded as the fleet's, and its lock, taken after the fleet's, would
-    /// wait for this very process.
-    /// - throws: `HostStoreIsFleetStore`.
-    func refuseFleetStoreAsHostStore() throws(HostStoreIsFleetStore) {
-        guard let hostStore, hostStore.identity == store.identity else { return }
-        throw HostStoreIsFleetStore(hostStore: hostStore.location, store: store.location)
-    }
-
-    /// Whether a run of `manifest` records anything in the host store.
-    func usesHostStore(_ manifest: Manifest) -> Bool {
-        hostStore != nil && manifest.steps.contains { $0.scope == .host }
-    }
-
     /// Whether the host store is up to date for the fast path: its head is at `target` and was last
     /// planned with `digest`; true when the run records nothing there.
     func hostUpToDate(_ manifest: Manifest?, at target: Version, digest: ManifestDigest?) async throws -> Bool {
-        guard let hostStore, manifest.map(usesHostStore) ?? true else { return true }
+        guard let hostStore, manifest.map(stores.usesHostStore) ?? true else { return true }
         guard let state = try await hostStore.readState() else { return false }
         return upToDate(state.head, at: target, manifest: digest) != nil
-    }
-
-    /// Runs `body` holding the host store's lock (taken after the fleet store's, the same way:
-    /// `lock(_:holder:)`), or with nil when the run records nothing there: without a host store, or
-    /// (given `manifest`) without host steps.
-    func withHostLock<Result: Sendable>(
-        _ manifest: Manifest?, journal: RunJournal, _ body: @escaping @Sendable ((any LockedStore)?) async throws -> Result
-    ) async throws -> Result {
-        guard let hostStore, manifest.map(usesHostStore) ?? true else { return try await body(nil) }
-        let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
-        return try await lock(hostStore, holder: holder).holding { try await body($0) }
     }
 }
 

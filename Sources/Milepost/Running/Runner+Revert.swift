@@ -30,7 +30,7 @@ extension Runner {
         }
         if !seen.irreversible.isEmpty { throw RevertError.irreversible(seen.irreversible) }
         let grace = StopGrace(options.terminationGrace)
-        return try await withLock(app: manifest.app, stopGrace: grace) { locked, journal in
+        return try await stores.withLock(app: manifest.app, stopGrace: grace) { locked, journal in
             try await revertLocked(manifest, to: target, on: locked, journal: journal, grace: grace)
         }
     }
@@ -49,7 +49,7 @@ extension Runner {
     private func revertLocked(
         _ manifest: Manifest, to target: Version, on locked: any LockedStore, journal: RunJournal, grace: StopGrace
     ) async throws -> RevertReport {
-        let state = try await readStateWaitingForOrphanedStep(locked)
+        let state = try await stores.readStateWaitingForOrphanedStep(locked)
         try OtherApplicationError.check(manifest, state, store: store.location)
         let plan = try Self.revertPlan(manifest, state: state, to: target)
         guard var current = state else { throw RevertError.nothingStored }

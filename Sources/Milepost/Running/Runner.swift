@@ -31,6 +31,12 @@ public struct Runner: Sendable {
         self.logger = logger
     }
 
+    /// Hand repairs (`baseline`, `resolve`) of this runner's stores, with its lock timeout and logger.
+    public var maintenance: StoreMaintenance { StoreMaintenance(stores: stores) }
+
+    /// The runner's stores and how it takes their locks.
+    var stores: RunStores { RunStores(store: store, hostStore: hostStore, lockTimeout: options.lockTimeout, logger: logger) }
+
     // MARK: - Running
 
     /// Runs every pending step up to `target`, one checkpoint per step.
@@ -49,7 +55,7 @@ public struct Runner: Sendable {
     }
 
     private func runUntraced(to target: Version, manifest loadManifest: () throws -> Manifest) async throws -> RunReport {
-        try refuseFleetStoreAsHostStore()
+        try stores.refuseFleetStoreAsHostStore()
         let startedAt = ContinuousClock.now
         let seen = options.dryRun ? nil : try await store.readState()
         if !options.createsStore, try await options.dryRun ? store.readState() == nil : seen == nil {
@@ -77,8 +83,8 @@ public struct Runner: Sendable {
         if !waited, let seen, let report = try await upToDateUnlocked(manifest, state: seen, to: target) { return report }
         let deadline = try await runDeadline(startedAt: startedAt)
         let grace = StopGrace(options.terminationGrace)
-        return try await withLock(app: manifest.app, stopGrace: grace) { locked, journal in
-            try await withHostLock(manifest, journal: journal) { host in
+        return try await stores.withLock(app: manifest.app, stopGrace: grace) { locked, journal in
+            try await stores.withHostLock(manifest, journal: journal) { host in
                 var session = try await RunSession.prepare(
                     self, manifest: manifest, to: target, fleet: locked, host: host, journal: journal, grace: grace,
                     seenVersion: seen?.version, deadline: deadline)
@@ -120,31 +126,6 @@ public struct Runner: Sendable {
             interrupted: nil, doneByAnotherRunner: false)
     }
 
-    /// Takes the store's lock for `body` under a new run's journal and releases it however `body`
-    /// ends (`LockedStore.holding(stopGrace:_:)`: a lost lease cancels `body` and is thrown).
-    /// - throws: `StoreBusy` when the wait for the lock runs out, or what `body` throws.
-    func withLock<Result: Sendable>(
-        app: String?, stopGrace: StopGrace? = nil, _ body: @escaping @Sendable (any LockedStore, RunJournal) async throws -> Result
-    ) async throws -> Result {
-        let journal = RunJournal(run: RunJournal.newRunID(), app: app)
-        let holder = LockHolder(pid: ProcessIdentity.pid, host: ProcessIdentity.host, since: Timestamp.now(), run: journal.run)
-        return try await lock(store, holder: holder).holding(stopGrace: stopGrace) { try await body($0, journal) }
-    }
-
-    /// Takes `store`'s lock for `holder` within the run's lock timeout, the wait recorded
-    /// (`RunTelemetry.lockWait`): how a run takes the lock of its fleet store and of its host store.
-    /// - throws: `StoreBusy` when the wait runs out, naming the holder and the step it runs.
-    func lock(_ store: any MilepostStore, holder: LockHolder) async throws -> any LockedStore {
-        do {
-            return try await RunTelemetry.lockWait(store: store) {
-                try await store.lock(timeout: options.lockTimeout, holder: holder)
-            }
-        } catch let error as StoreError {
-            guard case .lockTimeout(_, _, let holder) = error else { throw error }
-            throw StoreBusy(.lock(error), holder: holder, step: StoreBusy.holderStep(try? await store.readState(), holder: holder))
-        }
-    }
-
     /// What a run would do, from the stored state; writes nothing and takes no lock.
     public func plan(_ manifest: Manifest, to target: Version) async throws -> Plan {
         try await planWithState(manifest, to: target).plan
@@ -152,7 +133,7 @@ public struct Runner: Sendable {
 
     /// `plan(_:to:)`, with the state it was made from.
     func planWithState(_ manifest: Manifest, to target: Version) async throws -> (plan: Plan, state: StoredState?) {
-        try refuseFleetStoreAsHostStore()
+        try stores.refuseFleetStoreAsHostStore()
         try refuseStepsTheStoreCannotRun(manifest)
         let sides = try await readSides()
         return (try await plan(manifest, sides: sides, to: target), sides.fleet.state)

@@ -110,7 +110,7 @@ public struct StatusReport: Sendable {
 extension Runner {
     /// Reads the state, the journal and the lock, and compares them with `manifest` if given. Writes nothing.
     public func status(manifest: Manifest?, to target: Version?) async throws -> StatusReport {
-        try refuseFleetStoreAsHostStore()
+        try stores.refuseFleetStoreAsHostStore()
         let read = try await readSides()
         let (state, holder) = (read.fleet.state, read.fleet.lockHolder)
         let tail = try await journalTail() ?? []

@@ -21,7 +21,7 @@ extension MilepostCommand {
         func run(in context: CommandContext) async throws {
             try await reportingFailures {
                 let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
-                let state = try await runner.baseline(version, force: force)
+                let state = try await runner.maintenance.baseline(version, force: force)
                 Terminal.out("\(runner.store.location): baseline set to \(state.version)".escapingControlCharacters())
             }
         }

@@ -45,7 +45,7 @@ extension MilepostCommand {
                 let runner = Runner(
                     store: try store.open(in: context), hostStore: try hostStore.open(in: context), options: options,
                     logger: logging.makeLogger())
-                let state = try await runner.resolve(id, done ? .done : .retry, fromStart: fromStart)
+                let state = try await runner.maintenance.resolve(id, done ? .done : .retry, fromStart: fromStart)
                 let cursor = state.failure(of: id)?.cursor
                 let reverted = done && !state.completed.contains { $0.id == id }
                 Terminal.out(

@@ -22,7 +22,7 @@ enum CommandFailure {
         case is StoreBusy: ExitStatus.lockTimeout.rawValue
         case is NewStoreRefused: ExitStatus.storeUnreachable.rawValue
         case is StepStillRunningError: ExitStatus.lockTimeout.rawValue
-        case is Runner.MaintenanceError, is OtherApplicationError, is HostStoreRequired, is HostStoreIsFleetStore, is StoreCopy.Refusal:
+        case is StoreMaintenance.MaintenanceError, is OtherApplicationError, is HostStoreRequired, is HostStoreIsFleetStore, is StoreCopy.Refusal:
             ExitStatus.usage.rawValue
         case let error as RevertError:
             switch error {
@@ -41,7 +41,7 @@ enum CommandFailure {
     /// messages name none, the command line words them with `hint`.
     static func advice(for error: any Error, hint: CommandHint) -> String? {
         switch error {
-        case Runner.MaintenanceError.stateExists:
+        case StoreMaintenance.MaintenanceError.stateExists:
             "pass --force to replace it"
         case StoreCopy.Refusal.targetHasState:
             "pass --force to replace its state (the copied journal records are appended to its own)"

@@ -64,7 +64,7 @@ public struct TiTiLaunch: Sendable {
         let runner = Runner(store: store, options: options)
         let load = { [manifest, registry] in try Manifest.load(path: manifest, registry: registry) }
         if try await store.readState() == nil, FileManager.default.fileExists(atPath: dailyFile.path) {
-            _ = try await runner.baseline(try load().baseline)
+            _ = try await runner.maintenance.baseline(try load().baseline)
         }
         return try await runner.migrate(to: version, manifest: load)
     }

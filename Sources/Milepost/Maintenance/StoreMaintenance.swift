@@ -1,7 +1,30 @@
+public import Logging
 import MilepostSystem
 
-/// Hand repairs of a store: `baseline` and `resolve`, each under the lock and journaled.
-extension Runner {
+/// Hand repairs of a store: `baseline` and `resolve`, each under the lock and journaled, as
+/// `milepost baseline` and `milepost resolve` make them (`StoreCopy` moves a store's history).
+///
+/// ```swift
+/// let maintenance = StoreMaintenance(store: FileStore(path: ".milepost"))
+/// try await maintenance.resolve("2.1/removeEmptyNotes", .retry)
+/// ```
+public struct StoreMaintenance: Sendable {
+    let stores: RunStores
+
+    /// Repairs of `store`; with `hostStore`, this host's store too (a `scope: host` step's marks
+    /// are there). Each waits up to `lockTimeout` for a lock, as a run does; without `logger`
+    /// nothing is logged.
+    public init(
+        store: any MilepostStore, hostStore: (any MilepostStore)? = nil, lockTimeout: Duration = RunOptions().lockTimeout,
+        logger: Logger = Logger(label: "milepost", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.init(stores: RunStores(store: store, hostStore: hostStore, lockTimeout: lockTimeout, logger: logger))
+    }
+
+    init(stores: RunStores) {
+        self.stores = stores
+    }
+
     /// What `resolve` does to an interrupted or failed step.
     public enum Resolution: String, Sendable {
         /// Record the step as completed without running it (you finished or undid it by hand).
@@ -35,8 +58,8 @@ extension Runner {
     /// what the store has, so the revert's target no longer applies.
     /// - throws: `MaintenanceError.stateExists` when a state exists and `force` is false.
     public func baseline(_ version: Version, force: Bool = false) async throws -> StoredState {
-        try await withLock(app: nil) { locked, journal in
-            let previous = try await readStateWaitingForOrphanedStep(locked)
+        try await stores.withLock(app: nil) { locked, journal in
+            let previous = try await stores.readStateWaitingForOrphanedStep(locked)
             if let previous, !force { throw MaintenanceError.stateExists(version: previous.version.text) }
             var state = previous ?? StoredState(app: nil, version: version, updatedAt: Timestamp.now())
             state.version = version
@@ -60,7 +83,7 @@ extension Runner {
     /// next run resumes at the cursor. With `fromStart`, the cursor is discarded and the step
     /// starts over.
     /// A step whose runner is gone but whose processes still run on this machine is waited for
-    /// first (`options.lockTimeout`), as `run` does.
+    /// first (the lock timeout), as `run` does.
     ///
     /// With a host store (`hostStore`), the step is looked for in both stores, under both locks
     /// (the fleet store's first, as a run takes them), and resolved where its mark is: a `scope:
@@ -68,9 +91,9 @@ extension Runner {
     /// - throws: `MaintenanceError.nothingToResolve` when `id` is neither interrupted nor failed;
     ///   `StepStillRunningError` when its processes outlast the wait; `HostStoreIsFleetStore`.
     public func resolve(_ id: String, _ resolution: Resolution, fromStart: Bool = false) async throws -> StoredState {
-        try refuseFleetStoreAsHostStore()
-        return try await withLock(app: nil) { locked, journal in
-            try await withHostLock(nil, journal: journal) { host in
+        try stores.refuseFleetStoreAsHostStore()
+        return try await stores.withLock(app: nil) { locked, journal in
+            try await stores.withHostLock(nil, journal: journal) { host in
                 try await resolve(id, resolution, fromStart: fromStart, in: [locked] + (host.map { [$0] } ?? []), journal: journal)
             }
         }
@@ -79,10 +102,10 @@ extension Runner {
     /// `resolve(_:_:fromStart:)` over the locked stores of the run, the fleet store's first: each
     /// read once no orphaned step runs there, the step resolved in the first that marks it.
     private func resolve(
-        _ id: String, _ resolution: Resolution, fromStart: Bool, in stores: [any LockedStore], journal: RunJournal
+        _ id: String, _ resolution: Resolution, fromStart: Bool, in locked: [any LockedStore], journal: RunJournal
     ) async throws -> StoredState {
         var states: [StoredState?] = []
-        for store in stores { states.append(try await readStateWaitingForOrphanedStep(store)) }
+        for store in locked { states.append(try await stores.readStateWaitingForOrphanedStep(store)) }
         guard let index = states.firstIndex(where: { $0?.interruptedMark(of: id) != nil || $0?.failure(of: id) != nil }),
               var state = states[index]
         else {
@@ -90,7 +113,7 @@ extension Runner {
             throw MaintenanceError.nothingToResolve(
                 id: id, interrupted: all.lazy.flatMap(\.interruptedMarks).first?.id, failed: all.lazy.flatMap(\.failures).first?.id)
         }
-        let locked = stores[index]
+        let store = locked[index]
         // Only the named step's marks: another step's interrupted or failed mark stays.
         let interrupted = state.interruptedMark(of: id)
         let failed = state.failure(of: id)
@@ -116,7 +139,7 @@ extension Runner {
         }
         state.updatedAt = Timestamp.now()
         let kept = resolution == .retry && !fromStart ? cursor : nil
-        try await locked.commit(state, journal: [journal.record(.resolved, step: id, outcome: .init(resolution), cursor: kept)])
+        try await store.commit(state, journal: [journal.record(.resolved, step: id, outcome: .init(resolution), cursor: kept)])
         return state
     }
 }

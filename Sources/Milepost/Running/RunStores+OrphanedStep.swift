@@ -21,10 +21,10 @@ public struct StepStillRunningError: Error, Sendable, Equatable, CustomStringCon
     }
 }
 
-extension Runner {
+extension RunStores {
     /// The state under the lock, once no step left running by a runner that is gone runs on this
     /// machine any more: an in-progress mark whose process group is alive is waited for, polling,
-    /// up to `options.lockTimeout`. The lock is held meanwhile, so no other runner starts it either.
+    /// up to the lock timeout. The lock is held meanwhile, so no other runner starts it either.
     /// - throws: `StepStillRunningError` when the group is still alive at the end of the wait.
     func readStateWaitingForOrphanedStep(_ locked: any LockedStore) async throws -> StoredState? {
         let state = try await locked.readState()
@@ -35,7 +35,7 @@ extension Runner {
         var warned = false
         while !pids.isEmpty {
             let waited = clock.now - start
-            guard waited < options.lockTimeout else {
+            guard waited < lockTimeout else {
                 throw StepStillRunningError(step: mark.id, run: mark.run, processGroup: group.id, pids: pids, waited: waited)
             }
             if !warned {
@@ -44,7 +44,7 @@ extension Runner {
                     metadata: ["step": "\(mark.id)", "run": "\(mark.run)", "pids": "\(pids.map(String.init).joined(separator: ","))"])
                 warned = true
             }
-            try await Task.sleep(for: min(.milliseconds(100), options.lockTimeout - waited))
+            try await Task.sleep(for: min(.milliseconds(100), lockTimeout - waited))
             pids = group.livePids()
         }
         return state
