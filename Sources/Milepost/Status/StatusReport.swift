@@ -139,7 +139,7 @@ extension Runner {
                     drift.append(.init(id: completed.id, ranAt: completed.at, recorded: completed.fingerprint, current: current))
                 }
             }
-            (orphans, newer) = Self.unknownSteps(of: state, in: manifest, newest: Self.newestVersion(of: manifest, target: target))
+            (orphans, newer) = UnknownSteps.of(state, in: manifest, newest: UnknownSteps.newestVersion(of: manifest, target: target))
         }
         var report = StatusReport(
             sides: sides, lastRun: lastRun, takeOver: lastRun.flatMap { LockTakeOver.of(run: $0.run, in: tail) }, plan: plan,

@@ -39,7 +39,7 @@ extension MilepostCommand {
             try await reportingFailures {
                 let target = try target.required()
                 let runner = Runner(store: try store.open(in: context), logger: logging.makeLogger())
-                let report = try await runner.wait(for: target, timeout: timeout.duration, interval: interval.duration)
+                let report = try await runner.store.wait(for: target, timeout: timeout.duration, interval: interval.duration)
                 let exitCode = Self.exitCode(for: report.outcome)
                 if format == .json {
                     try JSONOutput.print(WaitDocument(report, exitCode: exitCode))
@@ -52,7 +52,7 @@ extension MilepostCommand {
             }
         }
 
-        static func exitCode(for outcome: Runner.WaitOutcome) -> Int32 {
+        static func exitCode(for outcome: WaitOutcome) -> Int32 {
             switch outcome {
             case .reached: ExitStatus.ok.rawValue
             case .failed: ExitStatus.stepFailed.rawValue
@@ -63,7 +63,7 @@ extension MilepostCommand {
         }
 
         /// The line printed on stderr.
-        static func summary(_ report: Runner.WaitReport, hint: CommandHint) -> String {
+        static func summary(_ report: WaitReport, hint: CommandHint) -> String {
             let waited = DurationText.format(report.waited)
             let stored = report.state.map { "the store is at \($0.version)" } ?? "nothing is stored yet"
             switch report.outcome {

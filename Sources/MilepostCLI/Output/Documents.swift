@@ -205,7 +205,7 @@ struct WaitDocument: Encodable {
     /// For `downgrade-refused`: the store's compatibility floor, when it has one.
     var floor: CompatibilityFloor?
 
-    init(_ report: Runner.WaitReport, exitCode: Int32) {
+    init(_ report: WaitReport, exitCode: Int32) {
         floor = report.outcome == .downgradeRefused ? report.refusal?.floor : nil
         outcome = report.outcome.rawValue
         self.exitCode = exitCode

@@ -1,12 +1,14 @@
-extension Runner {
+/// The completed steps a manifest lacks: orphans (deleted, or renamed without `replaces:`) and
+/// steps of a newer release — what `status` and `validate --store` report.
+enum UnknownSteps {
     /// The completed steps of `state` that `manifest` no longer has — neither a step's id nor the
     /// id a step `replaces:` — each once, in the order it completed, told apart by threshold: one
     /// above `newest` is a step of a newer release (the store ran a release this manifest predates),
     /// any other an orphan (deleted, or renamed without `replaces:`).
     /// - parameter newest: the newest version the manifest speaks for: its last threshold, or the
     ///   target when that is higher (`newestVersion(of:target:)`).
-    static func unknownSteps(
-        of state: StoredState?, in manifest: Manifest, newest: Version
+    static func of(
+        _ state: StoredState?, in manifest: Manifest, newest: Version
     ) -> (orphans: [CompletedStep], newer: [CompletedStep]) {
         var known = Set(manifest.steps.map(\.id))
         known.formUnion(manifest.steps.compactMap(\.replaces))
