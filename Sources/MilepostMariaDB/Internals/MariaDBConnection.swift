@@ -91,17 +91,17 @@ final class MariaDBConnection: @unchecked Sendable {
     // MARK: - Statements
 
     /// Runs `sql` (one statement, or a script of several when it has no parameters); cancelling
-    /// the task kills the running statement (`KILL QUERY` from a connection of its own).
+    /// the task while it runs kills it (`KILL QUERY` from a connection of its own); one started
+    /// in a task already cancelled runs to its end (`StatementCancellation`).
     /// - throws: `MariaDBFailure`.
     @discardableResult
     func run(_ sql: String, _ parameters: [String?] = []) async throws(MariaDBFailure) -> Outcome {
-        let result: Result<Outcome, MariaDBFailure> = await withTaskCancellationHandler {
+        let (settings, threadID) = (settings, threadID)
+        let result: Result<Outcome, MariaDBFailure> = await StatementCancellation.run {
             await withCheckedContinuation { continuation in
                 queue.async { continuation.resume(returning: self.runNow(sql, parameters)) }
             }
-        } onCancel: {
-            let settings = settings
-            let threadID = threadID
+        } stop: {
             Task.detached { try? await MariaDBConnection.open(settings).run("KILL QUERY \(threadID)") }
         }
         return try result.get()

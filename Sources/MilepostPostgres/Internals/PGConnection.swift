@@ -80,16 +80,18 @@ final class PGConnection: @unchecked Sendable {
     // MARK: - Queries
 
     /// Runs one statement with text parameters (`PQexecParams`), or a script of several
-    /// statements when there are no parameters (`PQexec`). Cancelling the task cancels the query.
+    /// statements when there are no parameters (`PQexec`). Cancelling the task while it runs
+    /// cancels the query; one started in a task already cancelled runs to its end
+    /// (`StatementCancellation`).
     /// - returns: The rows.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) async throws(PGQueryFailure) -> [SQLRow] {
-        let result: Result<[SQLRow], PGQueryFailure> = await withTaskCancellationHandler {
+        let result: Result<[SQLRow], PGQueryFailure> = await StatementCancellation.run {
             await withCheckedContinuation { continuation in
                 queue.async { continuation.resume(returning: self.executeNow(sql, parameters)) }
             }
-        } onCancel: {
-            cancel()
+        } stop: {
+            self.cancel()
         }
         return try result.get()
     }
