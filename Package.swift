@@ -192,9 +192,10 @@ let package = Package(
             dependencies: ["MilepostFuzzing"],
             swiftSettings: strictSettings
         ),
-        // Test plumbing shared by the test targets: where the built executables are.
+        // Test plumbing shared by the test targets: where the built executables are, the runner fixture.
         .target(
             name: "MilepostTestSupport",
+            dependencies: ["Milepost"],
             path: "Tests/MilepostTestSupport",
             swiftSettings: strictSettings
         ),
@@ -210,7 +211,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MilepostTests",
-            dependencies: ["Milepost", "MilepostFuzzing", "MilepostSystem", "MilepostTesting", "MilepostYAML"],
+            dependencies: ["Milepost", "MilepostFuzzing", "MilepostSystem", "MilepostTestSupport", "MilepostTesting", "MilepostYAML"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,65 +1,86 @@
 import Foundation
-import Milepost
-import Synchronization
+package import Milepost
+package import Synchronization
 
-/// A registry of test steps that record what ran, a scratch store and manifest helpers.
-final class RunnerFixture: Sendable {
-    let scratch: StoreFixture.ScratchDirectory
-    let recorder = Recorder()
+/// A scratch directory, removed with everything in it when this goes away; `directory` is where
+/// a file store in it goes.
+package final class ScratchDirectory: Sendable {
+    package let root: String
+    package var directory: String { root + "/store" }
+
+    package init() throws {
+        root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("milepost-store-tests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+}
+
+/// A registry of test steps that record what ran, a store (a scratch file store unless given)
+/// and manifest helpers.
+package final class RunnerFixture: Sendable {
+    package let scratch: ScratchDirectory
+    package let recorder = Recorder()
+    package let store: any MilepostStore
 
     /// What the test steps saw, shared with their closures.
-    final class Recorder: Sendable {
-        let calls = Mutex<[String]>([])
+    package final class Recorder: Sendable {
+        package let calls = Mutex<[String]>([])
         /// Ids of `breakable` steps that throw while listed here.
-        let broken = Mutex<Set<String>>([])
+        package let broken = Mutex<Set<String>>([])
+
+        package init() {}
     }
 
     /// Makes the `breakable` steps with these ids throw.
-    func breakSteps(_ ids: Set<String>) { recorder.broken.withLock { $0 = ids } }
+    package func breakSteps(_ ids: Set<String>) { recorder.broken.withLock { $0 = ids } }
 
-    init() throws {
-        scratch = try StoreFixture.ScratchDirectory()
+    /// A fixture over `store`; nil: a file store in the scratch directory.
+    package init(store: (any MilepostStore)? = nil) throws {
+        scratch = try ScratchDirectory()
+        self.store = store ?? FileStore(path: scratch.directory)
     }
-
-    var store: FileStore { FileStore(path: scratch.directory) }
 
     /// Every step run so far, in order, as `id` (or `id#attempt` from the second attempt on).
-    var ran: [String] { recorder.calls.withLock { $0 } }
+    package var ran: [String] { recorder.calls.withLock { $0 } }
 
-    func clearCalls() { recorder.calls.withLock { $0.removeAll() } }
+    package func clearCalls() { recorder.calls.withLock { $0.removeAll() } }
 
-    struct Flaky: Decodable, Sendable {
+    package struct Flaky: Decodable, Sendable {
         /// Attempts that fail before one succeeds.
-        var failures: Int
+        package var failures: Int
     }
 
-    struct Sleep: Decodable, Sendable {
-        var duration: Duration
+    package struct Sleep: Decodable, Sendable {
+        package var duration: Duration
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    var registry: StepRegistry { Self.registry(recording: recorder) }
+    package var registry: StepRegistry { Self.registry(recording: recorder) }
 
     /// The pattern docs/library.md shows for a long step: units `1...total`, each appended to
     /// `done`; before each unit after `pauseAfter` it waits while `paused` (a minute at a time),
     /// and on cancellation (a timeout, a cancelled task) it commits the last unit done as its
     /// cursor and stops. An attempt resumes after the unit its cursor names.
-    final class Units: Sendable {
-        let total: Int
-        let pauseAfter: Int
-        let done = Mutex<[Int]>([])
-        let paused = Mutex(true)
+    package final class Units: Sendable {
+        package let total: Int
+        package let pauseAfter: Int
+        package let done = Mutex<[Int]>([])
+        package let paused = Mutex(true)
 
-        init(_ total: Int, pauseAfter: Int) {
+        package init(_ total: Int, pauseAfter: Int) {
             self.total = total
             self.pauseAfter = pauseAfter
         }
 
         /// The step's body, to register.
-        var body: @Sendable (StepContext<NoParameters>) async throws -> Void {
+        package var body: @Sendable (StepContext<NoParameters>) async throws -> Void {
             { [self] context in
                 var next = Int(context.resumeCursor ?? "0")! + 1
                 while next <= total {
@@ -78,7 +99,7 @@ final class RunnerFixture: Sendable {
     }
 
     /// The test steps: `note`, `breakable`, `flaky`, `sleep`, `sleepSafely` (idempotent), plus `exec`.
-    static func registry(recording recorder: Recorder) -> StepRegistry {
+    package static func registry(recording recorder: Recorder) -> StepRegistry {
         var registry = StepRegistry.standard
         registry.register("note") { context in
             recorder.calls.withLock { $0.append(context.id) }
@@ -104,18 +125,18 @@ final class RunnerFixture: Sendable {
 
     /// Writes `yaml` as the manifest and returns its path.
     @discardableResult
-    func writeManifest(_ yaml: String, name: String = "milepost.yaml") throws -> String {
+    package func writeManifest(_ yaml: String, name: String = "milepost.yaml") throws -> String {
         let path = scratch.root + "/" + name
         try yaml.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 
     /// Writes `yaml` as the manifest and loads it with `registry` (default: the test steps).
-    func manifest(_ yaml: String, registry: StepRegistry? = nil) throws -> Manifest {
+    package func manifest(_ yaml: String, registry: StepRegistry? = nil) throws -> Manifest {
         try Manifest.load(path: try writeManifest(yaml), registry: registry ?? self.registry)
     }
 
-    func runner(_ configure: (inout RunOptions) -> Void = { _ in }) -> Runner {
+    package func runner(_ configure: (inout RunOptions) -> Void = { _ in }) -> Runner {
         var options = RunOptions()
         options.retryDelay = .zero
         options.lockTimeout = .seconds(5)
@@ -123,16 +144,16 @@ final class RunnerFixture: Sendable {
         return Runner(store: store, options: options)
     }
 
-    func run(_ manifest: Manifest, to target: String, _ configure: (inout RunOptions) -> Void = { _ in }) async throws -> RunReport {
+    package func run(_ manifest: Manifest, to target: String, _ configure: (inout RunOptions) -> Void = { _ in }) async throws -> RunReport {
         try await runner(configure).run(to: Version(target)!) { manifest }
     }
 
-    func state() async throws -> StoredState? { try await store.readState() }
+    package func state() async throws -> StoredState? { try await store.readState() }
 
-    func journal() async throws -> [JournalRecord] { try await store.readJournal() }
+    package func journal() async throws -> [JournalRecord] { try await store.readJournal() }
 
     /// The names of every file in the scratch root and the store directory.
-    func files() -> [String] {
+    package func files() -> [String] {
         let fm = FileManager.default
         let top = (try? fm.contentsOfDirectory(atPath: scratch.root)) ?? []
         let store = (try? fm.contentsOfDirectory(atPath: scratch.directory)) ?? []

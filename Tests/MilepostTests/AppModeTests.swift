@@ -1,5 +1,6 @@
 import Foundation
 import Milepost
+import MilepostTestSupport
 import Testing
 
 /// What an app embedding the library needs at launch: a fresh install that records its version

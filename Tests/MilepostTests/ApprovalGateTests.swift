@@ -1,4 +1,5 @@
 import Milepost
+import MilepostTestSupport
 import Testing
 
 /// The planner's approval rule (`StepApprovals.gate`), table-driven: which approval lets a

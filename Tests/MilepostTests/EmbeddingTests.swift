@@ -1,4 +1,5 @@
 import Milepost
+import MilepostTestSupport
 import Synchronization
 import Testing
 

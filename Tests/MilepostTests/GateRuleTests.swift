@@ -1,5 +1,6 @@
 import Foundation
 import Milepost
+import MilepostTestSupport
 import Testing
 
 /// The rules behind the gates (issue 43), directly: `Readiness` with the compatibility floor (the

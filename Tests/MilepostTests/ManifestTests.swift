@@ -1,5 +1,6 @@
 import Foundation
 import Milepost
+import MilepostTestSupport
 import MilepostYAML
 import Testing
 

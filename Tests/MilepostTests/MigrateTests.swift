@@ -1,4 +1,5 @@
 import Milepost
+import MilepostTestSupport
 import MilepostTesting
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Milepost
+import MilepostTestSupport
 import Testing
 
 /// The planner's rules (issue 41), table-driven over `Planner.plan`: each case plans a manifest

@@ -1,5 +1,6 @@
 import Logging
 import Milepost
+import MilepostTestSupport
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Milepost
+import MilepostTestSupport
 import Synchronization
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
             seen.withLock { $0.append(context.resumeCursor) }
             try await context.commitCursor("batch-7")
             // Read by another store value, as another process would: the commit is already there.
-            let state = try await FileStore(path: store.path).readState()
+            let state = try await FileStore(path: store.location).readState()
             storedDuringTheStep.withLock { $0 = state?.inProgress?.cursor }
             if fail.withLock({ $0 }) { throw Broken() }
         }
@@ -120,7 +121,7 @@ import Testing
         var registry = StepRegistry()
         registry.register("counting") { [store = fixture.store] context in
             for done in 1...50 { await context.reportProgress(done, of: 50, message: "item \(done)") }
-            let state = try await FileStore(path: store.path).readState()
+            let state = try await FileStore(path: store.location).readState()
             stored.withLock { $0 = state?.inProgress?.progress }
         }
         let manifest = try fixture.manifest("migrations:\n  1:\n    - counting\n", registry: registry)
@@ -146,7 +147,7 @@ import Testing
         registry.register("counting") { [store = fixture.store] context in
             for done in 1...10 { await context.reportProgress(done, of: 10) }
             try await context.commitCursor("10")
-            let state = try await FileStore(path: store.path).readState()
+            let state = try await FileStore(path: store.location).readState()
             stored.withLock { $0 = state?.inProgress?.progress }
         }
         let manifest = try fixture.manifest("migrations:\n  1:\n    - counting\n", registry: registry)

@@ -1,4 +1,5 @@
 import Milepost
+import MilepostTestSupport
 import Testing
 
 /// `StepDurations` and `DeadlineBudget`, directly: the statistics of recorded attempts, how a

@@ -1,24 +1,12 @@
 import Foundation
 @testable import Milepost
+import MilepostTestSupport
 
 /// Shared fixtures of the store and journal tests (this file holds no tests itself).
 enum StoreFixture {
     /// A fresh, uniquely named temporary directory, removed with everything in it when the
     /// test's suite instance goes away; `directory` is a store directory inside it, not created.
-    final class ScratchDirectory: Sendable {
-        let root: String
-        var directory: String { root + "/store" }
-
-        init() throws {
-            root = FileManager.default.temporaryDirectory
-                .appendingPathComponent("milepost-store-tests-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
-        }
-
-        deinit {
-            try? FileManager.default.removeItem(atPath: root)
-        }
-    }
+    typealias ScratchDirectory = MilepostTestSupport.ScratchDirectory
 
     static func holder(run: String = "run-a") -> LockHolder {
         LockHolder(pid: 4242, host: "test-host", since: Timestamp("2026-01-02T03:04:05.678Z")!, run: run)

@@ -1,4 +1,5 @@
 @testable import Milepost
+import MilepostTestSupport
 import Synchronization
 import Testing
 
@@ -6,13 +7,13 @@ import Testing
 /// (`StoreHistory`): here the late-step rule (a step below the stored version never ran) and the
 /// approval rule (a step still to run requires one).
 @Suite struct StoreHistoryTests {
-    /// A file store that counts its whole-journal reads.
+    /// A store that counts its whole-journal reads.
     struct CountingStore: MilepostStore {
         final class Reads: Sendable {
             let count = Mutex(0)
         }
 
-        let inner: FileStore
+        let inner: any MilepostStore
         let reads = Reads()
 
         var location: String { inner.location }
