@@ -58,19 +58,18 @@ extension Diagnostic: CustomStringConvertible {
     private static func excerpt(
         _ source: ManifestSource, line number: Int, column: Int, highlight: (String, DiagnosticPart) -> String
     ) -> [String] {
-        guard let whole = source.line(number) else { return [] }
-        let scalars = whole.unicodeScalars
+        // The line's scalars, kept by the source: each finding costs its window, not its line.
+        guard let scalars = source.scalars(ofLine: number) else { return [] }
         let count = scalars.count
         let caret = min(max(column - 1, 0), count)
         let start = max(0, min(caret - excerptWidth / 2, count - excerptWidth))
         let end = min(count, start + excerptWidth)
-        let window = scalars.index(scalars.startIndex, offsetBy: start)..<scalars.index(scalars.startIndex, offsetBy: end)
         let (lead, trail) = (start > 0 ? "…" : "", end < count ? "…" : "")
-        let line = String(scalars[window])
+        let line = String(String.UnicodeScalarView(scalars[start..<end]))
         let text = lead + line.escapingControlCharacters(keepingTabs: true) + trail
         let number = String(number)
         let gutter = String(repeating: " ", count: number.count)
-        let before = lead + String(String.UnicodeScalarView(line.unicodeScalars.prefix(caret - start)))
+        let before = lead + String(String.UnicodeScalarView(scalars[start..<caret]))
         let visible = before.escapingControlCharacters(keepingTabs: true).unicodeScalars.map { $0 == "\t" ? "\t" : " " }.joined()
         return [
             "\(number) | \(text)",

@@ -39,20 +39,44 @@ public struct ManifestSource: Sendable {
     /// diagnostics' line numbers say (`\n`, `\r`, `\r\n`, NEL, LS, PS). The first call reads the
     /// whole source once (`SourceLines`); later ones take the line from that index.
     public func line(_ number: Int) -> String? {
-        lines.built { SourceLines(bytes) }.line(number)
+        lines.line(number, of: bytes)
     }
 
-    /// A source's `SourceLines`, built by the first caller.
-    private final class LineIndex: Sendable {
-        private let index = Mutex<SourceLines?>(nil)
+    /// The scalars of line `number`, as `line(_:)` gives its text: decoded the first time a
+    /// diagnostic quotes the line, then kept, so that the many findings of one long line (a
+    /// minified manifest, a fuzzer's input) each cost their excerpt's window, not the line.
+    func scalars(ofLine number: Int) -> [Unicode.Scalar]? {
+        lines.scalars(ofLine: number, of: bytes)
+    }
 
-        func built(_ build: () -> SourceLines) -> SourceLines {
+    /// A source's `SourceLines`, built by the first caller, and the scalars of the lines quoted so far.
+    private final class LineIndex: Sendable {
+        private struct Built {
+            var lines: SourceLines
+            var quoted: [Int: [Unicode.Scalar]] = [:]
+        }
+
+        private let index = Mutex<Built?>(nil)
+
+        func line(_ number: Int, of bytes: [UInt8]) -> String? {
+            index.withLock { Self.built(&$0, bytes).lines.line(number) }
+        }
+
+        func scalars(ofLine number: Int, of bytes: [UInt8]) -> [Unicode.Scalar]? {
             index.withLock { index in
-                if let index { return index }
-                let built = build()
-                index = built
-                return built
+                if let kept = index?.quoted[number] { return kept }
+                guard let line = Self.built(&index, bytes).lines.line(number) else { return nil }
+                let scalars = Array(line.unicodeScalars)
+                index?.quoted[number] = scalars
+                return scalars
             }
+        }
+
+        private static func built(_ index: inout Built?, _ bytes: [UInt8]) -> Built {
+            if let index { return index }
+            let built = Built(lines: SourceLines(bytes))
+            index = built
+            return built
         }
     }
 }
