@@ -202,6 +202,10 @@ if command -v valgrind >/dev/null; then
     for factor in 1 2 4 8; do
         "$here/scaled-store.sh" "$work/scaled-$factor" $((500 * factor)) $((1000 * factor)) "$static"
         "$here/long-journal.sh" "$work/journal-$factor" $((2500 * factor)) "$static"
+        # One line of 1,000 aliases at 1×, each a finding quoted with its line (a minified
+        # manifest; the manifest fuzz target's timeouts).
+        awk -v n=$((1000 * factor)) 'BEGIN { printf "{ &a { k: ["; for (i = 0; i < n; i++) printf "%s*a", (i ? ", " : ""); print "] } }" }' \
+            > "$work/one-line-$factor.yaml"
     done
     # The command's instructions; its output and its exit status do not count.
     counted() { { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null || true; } | awk '/Collected/ { print $4 }'; }
@@ -224,6 +228,7 @@ if command -v valgrind >/dev/null; then
     scaled="$work/scaled-@"
     scaling "validate" validate --manifest "$scaled/milepost.yaml"
     scaling "validate --format github" validate --manifest "$scaled/milepost.yaml" --format github
+    scaling "validate (one line, a finding per alias)" validate --manifest "$work/one-line-@.yaml"
     scaling "plan --format markdown" plan --manifest "$scaled/milepost.yaml" --store "$scaled/store" --to 1000 --format markdown
     scaling "status" status --manifest "$scaled/milepost.yaml" --store "$scaled/store" --to 1000
     scaling "lock" lock --manifest "$scaled/milepost.yaml" --lock-file "$work/scaled.lock"
