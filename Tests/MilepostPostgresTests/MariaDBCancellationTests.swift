@@ -23,16 +23,17 @@ struct MariaDBCancellationTests {
         #expect(failure?.storeError("mysql://test").isQueryCanceled == true)
     }
 
-    /// A statement started after its task was cancelled — the runner recording a step's
-    /// interruption and the run's end on SIGTERM, releasing the lock — runs to its end: killing it
-    /// left the run throwing "Query execution was interrupted" (error 1317) instead of reporting
-    /// `.interrupted`, one time in three (`RunnerTests.cancellationInterruptsTheCurrentStepAndStartsNoOther`).
-    @Test func aStatementStartedInACancelledTaskRunsToItsEnd() async throws {
+    /// The locked store's bookkeeping (`StatementCancellation.shielding`) — the runner recording a
+    /// step's interruption and the run's end on SIGTERM, releasing the lock — runs to its end in a
+    /// cancelled task: killing it left the run throwing "Query execution was interrupted" (error
+    /// 1317) instead of reporting `.interrupted`, one time in three
+    /// (`RunnerTests.cancellationInterruptsTheCurrentStepAndStartsNoOther`).
+    @Test func bookkeepingInACancelledTaskRunsToItsEnd() async throws {
         let connection = try await MariaDBConnection.open(MariaDBSettings(url: try #require(MariaDBTestServer.url)))
-        let statement = Task { () async -> MariaDBFailure? in
+        let statement = Task { () async -> (any Error)? in
             while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
-            do throws(MariaDBFailure) {
-                try await connection.run("SELECT SLEEP(1)")
+            do {
+                _ = try await StatementCancellation.shielding { try await connection.run("SELECT SLEEP(1)") }
                 return nil
             } catch {
                 return error

@@ -22,16 +22,15 @@ import Testing
             - note
         """
 
-    /// A runner fixture over a fresh store of `kind`, and the store's keeper (which removes it).
-    static func fixture(_ kind: StoreKind) throws -> (RunnerFixture, ConformanceStore) {
+    /// A runner fixture over a fresh store of `kind`, removed with the fixture.
+    static func fixture(_ kind: StoreKind) throws -> RunnerFixture {
         let store = try kind.make()
-        return (try RunnerFixture(store: store.store), store)
+        return try RunnerFixture(store: store.store, keeping: store)
     }
 
     @Test(arguments: StoreKind.available)
     func upgradesRunEveryStepExactlyOnce(_ kind: StoreKind) async throws {
-        let (fixture, store) = try Self.fixture(kind)
-        defer { withExtendedLifetime(store) {} }
+        let fixture = try Self.fixture(kind)
         let manifest = try fixture.manifest(Self.upgrade)
 
         let first = try await fixture.run(manifest, to: "2.1")
@@ -60,8 +59,7 @@ import Testing
     /// digest decides. A changed file is loaded and planned either way.
     @Test(arguments: StoreKind.available)
     func fastPathDoesNotReadTheManifestWhoseDigestIsStored(_ kind: StoreKind) async throws {
-        let (fixture, store) = try Self.fixture(kind)
-        defer { withExtendedLifetime(store) {} }
+        let fixture = try Self.fixture(kind)
         let manifest = try fixture.manifest(Self.upgrade)
         _ = try await fixture.run(manifest, to: "2.1")
         let inputs = ManifestInputs(path: manifest.source.path)
@@ -86,8 +84,7 @@ import Testing
 
     @Test(arguments: StoreKind.available)
     func aFailureAtThreeOfFiveResumesAtThree(_ kind: StoreKind) async throws {
-        let (fixture, store) = try Self.fixture(kind)
-        defer { withExtendedLifetime(store) {} }
+        let fixture = try Self.fixture(kind)
         let manifest = try fixture.manifest("""
             migrations:
               1: [breakable]
@@ -119,8 +116,7 @@ import Testing
 
     @Test(arguments: StoreKind.available)
     func retriesRunAgainAndTimeoutsFail(_ kind: StoreKind) async throws {
-        let (fixture, store) = try Self.fixture(kind)
-        defer { withExtendedLifetime(store) {} }
+        let fixture = try Self.fixture(kind)
         let manifest = try fixture.manifest("""
             migrations:
               1:
@@ -147,8 +143,7 @@ import Testing
 
     @Test(arguments: StoreKind.available)
     func downgradeIsRefusedUnlessAllowed(_ kind: StoreKind) async throws {
-        let (fixture, store) = try Self.fixture(kind)
-        defer { withExtendedLifetime(store) {} }
+        let fixture = try Self.fixture(kind)
         let manifest = try fixture.manifest(Self.upgrade)
         _ = try await fixture.run(manifest, to: "3.0")
         fixture.clearCalls()
@@ -164,8 +159,7 @@ import Testing
 
     @Test(arguments: StoreKind.available)
     func baselineSkipsStepsAtOrBelowIt(_ kind: StoreKind) async throws {
-        let (fixture, store) = try Self.fixture(kind)
-        defer { withExtendedLifetime(store) {} }
+        let fixture = try Self.fixture(kind)
         let manifest = try fixture.manifest(Self.upgrade)
         let runner = fixture.runner()
         _ = try await runner.maintenance.baseline(Version("2.1"))
@@ -184,8 +178,7 @@ import Testing
 
     @Test(arguments: StoreKind.available)
     func aManifestBaselineIsTheStartWhenNothingIsStored(_ kind: StoreKind) async throws {
-        let (fixture, store) = try Self.fixture(kind)
-        defer { withExtendedLifetime(store) {} }
+        let fixture = try Self.fixture(kind)
         let manifest = try fixture.manifest(Self.upgrade)
         let plan = try await fixture.runner().plan(manifest, to: Version("2.1"))
         #expect(plan.origin == .baseline)
@@ -196,7 +189,8 @@ import Testing
 
     @Test(arguments: StoreKind.available)
     func planAndDryRunWriteNothing(_ kind: StoreKind) async throws {
-        let (fixture, store) = try Self.fixture(kind)
+        let store = try kind.make()
+        let fixture = try RunnerFixture(store: store.store, keeping: store)
         let manifest = try fixture.manifest(Self.upgrade)
         _ = try await fixture.runner().plan(manifest, to: Version("3.0"))
         let dry = try await fixture.run(manifest, to: "3.0") { $0.dryRun = true }
@@ -217,8 +211,7 @@ import Testing
 
     @Test(arguments: StoreKind.available)
     func cancellationInterruptsTheCurrentStepAndStartsNoOther(_ kind: StoreKind) async throws {
-        let (fixture, store) = try Self.fixture(kind)
-        defer { withExtendedLifetime(store) {} }
+        let fixture = try Self.fixture(kind)
         let manifest = try fixture.manifest("""
             migrations:
               1:
@@ -242,8 +235,7 @@ import Testing
 
     @Test(arguments: StoreKind.available)
     func stepsSeeTheirContext(_ kind: StoreKind) async throws {
-        let (fixture, store) = try Self.fixture(kind)
-        defer { withExtendedLifetime(store) {} }
+        let fixture = try Self.fixture(kind)
         var registry = StepRegistry()
         struct Seen: Sendable, Equatable { var id, name, threshold, from, to: String; var attempt: Int; var directory: String }
         let seen = Mutex<[Seen]>([])

@@ -38,10 +38,14 @@ package final class RunnerFixture: Sendable {
     /// Makes the `breakable` steps with these ids throw.
     package func breakSteps(_ ids: Set<String>) { recorder.broken.withLock { $0 = ids } }
 
-    /// A fixture over `store`; nil: a file store in the scratch directory.
-    package init(store: (any MilepostStore)? = nil) throws {
+    /// What keeps `store` for the fixture's life (a server store's scratch schema or database).
+    private let keeper: (any Sendable)?
+
+    /// A fixture over `store`, kept alive with `keeper`; nil: a file store in the scratch directory.
+    package init(store: (any MilepostStore)? = nil, keeping keeper: (any Sendable)? = nil) throws {
         scratch = try ScratchDirectory()
         self.store = store ?? FileStore(path: scratch.directory)
+        self.keeper = keeper
     }
 
     /// Every step run so far, in order, as `id` (or `id#attempt` from the second attempt on).

@@ -18,7 +18,7 @@ public struct VersionHistory: Sendable, Equatable {
         public enum Source: String, Sendable, Codable {
             /// A run that succeeded (`run-finished`, outcome `succeeded`).
             case run
-            /// `milepost baseline` / `Runner.baseline`.
+            /// `milepost baseline` / `StoreMaintenance.baseline`.
             case baseline
             /// Only the stored state says so: the journal has no record of it.
             case state

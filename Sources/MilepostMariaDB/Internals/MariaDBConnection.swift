@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Milepost
 import MilepostSystem
+import Synchronization
 
 /// One Connector/C connection (`MYSQL *`). The library blocks, so every call runs on the
 /// connection's own serial queue, off Swift's cooperative thread pool; the queue is also what
@@ -91,18 +92,26 @@ final class MariaDBConnection: @unchecked Sendable {
     // MARK: - Statements
 
     /// Runs `sql` (one statement, or a script of several when it has no parameters); cancelling
-    /// the task while it runs kills it (`KILL QUERY` from a connection of its own); one started
-    /// in a task already cancelled runs to its end (`StatementCancellation`).
+    /// the task kills it (`KILL QUERY` from a connection of its own), unless it is the locked
+    /// store's bookkeeping (`StatementCancellation`).
     /// - throws: `MariaDBFailure`.
     @discardableResult
     func run(_ sql: String, _ parameters: [String?] = []) async throws(MariaDBFailure) -> Outcome {
         let (settings, threadID) = (settings, threadID)
+        // `KILL QUERY` names the connection, not the statement: sent once this one has ended, it
+        // would stop the next (the interruption's record). The killer looks just before it kills.
+        let ended = StatementEnd()
         let result: Result<Outcome, MariaDBFailure> = await StatementCancellation.run {
-            await withCheckedContinuation { continuation in
+            let outcome = await withCheckedContinuation { continuation in
                 queue.async { continuation.resume(returning: self.runNow(sql, parameters)) }
             }
+            ended.mark()
+            return outcome
         } stop: {
-            Task.detached { try? await MariaDBConnection.open(settings).run("KILL QUERY \(threadID)") }
+            Task.detached {
+                guard let killer = try? await MariaDBConnection.open(settings), !ended.happened else { return }
+                _ = try? await killer.run("KILL QUERY \(threadID)")
+            }
         }
         return try result.get()
     }
@@ -258,4 +267,13 @@ struct MariaDBFailure: Error, CustomStringConvertible {
 extension SQLState {
     /// `40001`: MariaDB rolled the transaction back to break a deadlock (`ER_LOCK_DEADLOCK`); try again.
     static let deadlock = SQLState(rawValue: "40001")
+}
+
+/// Whether a statement has ended, for the `KILL QUERY` sent when its task is cancelled.
+private final class StatementEnd: Sendable {
+    private let ended = Mutex(false)
+
+    var happened: Bool { ended.withLock { $0 } }
+
+    func mark() { ended.withLock { $0 = true } }
 }

@@ -80,9 +80,8 @@ final class PGConnection: @unchecked Sendable {
     // MARK: - Queries
 
     /// Runs one statement with text parameters (`PQexecParams`), or a script of several
-    /// statements when there are no parameters (`PQexec`). Cancelling the task while it runs
-    /// cancels the query; one started in a task already cancelled runs to its end
-    /// (`StatementCancellation`).
+    /// statements when there are no parameters (`PQexec`). Cancelling the task cancels the query,
+    /// unless it is the locked store's bookkeeping (`StatementCancellation`).
     /// - returns: The rows.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) async throws(PGQueryFailure) -> [SQLRow] {

@@ -54,50 +54,58 @@ package actor LockedSQLStore<Dialect: LockedSQLDialect>: TransactionalLockedStor
     }
 
     package func readState() async throws -> StoredState? {
-        let (state, seen) = try await reconnecting(retry: !inStepTransaction) { connection, _ in
-            try await dialect.readState(on: connection)
+        try await StatementCancellation.shielding {
+            let (state, seen) = try await reconnecting(retry: !inStepTransaction) { connection, _ in
+                try await dialect.readState(on: connection)
+            }
+            if let seen { fence = seen }
+            storedCompleted = state?.completed ?? []
+            return state
         }
-        if let seen { fence = seen }
-        storedCompleted = state?.completed ?? []
-        return state
     }
 
     /// In the step's transaction when one is open (it then ends with this commit), else in one of
     /// its own — none when the database writes a checkpoint that only adds completed steps as one
     /// statement.
     package func commit(_ state: StoredState, journal records: [JournalRecord]) async throws {
-        let completedFrom = state.completed.starts(with: storedCompleted) ? storedCompleted.count : nil
-        let stepTransaction = inStepTransaction
-        inStepTransaction = false
-        try await write(
-            state, completedFrom: completedFrom, journal: records, stepTransaction: stepTransaction,
-            atomicAlone: completedFrom != nil && dialect.writesAreOneStatement)
-        storedCompleted = state.completed
+        try await StatementCancellation.shielding {
+            let completedFrom = state.completed.starts(with: storedCompleted) ? storedCompleted.count : nil
+            let stepTransaction = inStepTransaction
+            inStepTransaction = false
+            try await write(
+                state, completedFrom: completedFrom, journal: records, stepTransaction: stepTransaction,
+                atomicAlone: completedFrom != nil && dialect.writesAreOneStatement)
+            storedCompleted = state.completed
+        }
     }
 
     /// In the step's transaction when one is open (records of the step's start then commit with
     /// its checkpoint), else on their own.
     package func append(_ records: [JournalRecord]) async throws {
-        guard !records.isEmpty else { return }
-        if inStepTransaction {
-            guard try await dialect.appendInStepTransaction(records, fence: fence, on: data()) else { throw await fenced() }
-            return
+        try await StatementCancellation.shielding {
+            guard !records.isEmpty else { return }
+            if inStepTransaction {
+                guard try await dialect.appendInStepTransaction(records, fence: fence, on: data()) else { throw await fenced() }
+                return
+            }
+            try await write(nil, completedFrom: nil, journal: records, stepTransaction: false, atomicAlone: dialect.writesAreOneStatement)
         }
-        try await write(nil, completedFrom: nil, journal: records, stepTransaction: false, atomicAlone: dialect.writesAreOneStatement)
     }
 
     /// Rolls back a step's transaction still open, frees the lock's row (on a new connection when
     /// the data connection broke, so a lease does not have to lapse after a long step), closes the
     /// data connection, then frees the rest of the lock.
     package func release() async {
-        guard let data = connection else { return }
-        heartbeat?.stop()
-        if inStepTransaction { await dialect.rollback(on: data) }
-        inStepTransaction = false
-        let run = run
-        _ = try? await reconnecting(retry: true) { connection, _ in try await dialect.releaseLockRow(run: run, on: connection) }
-        connection = nil
-        await dialect.lockReleased()
+        await StatementCancellation.shielding {
+            guard let data = connection else { return }
+            heartbeat?.stop()
+            if inStepTransaction { await dialect.rollback(on: data) }
+            inStepTransaction = false
+            let run = run
+            _ = try? await reconnecting(retry: true) { connection, _ in try await dialect.releaseLockRow(run: run, on: connection) }
+            connection = nil
+            await dialect.lockReleased()
+        }
     }
 
     // MARK: - The step's transaction
@@ -105,26 +113,30 @@ package actor LockedSQLStore<Dialect: LockedSQLDialect>: TransactionalLockedStor
     /// Opens the step's transaction; the step runs in it only when the state is still the one
     /// this holder planned from (`LockedSQLDialect.stepMayStart`).
     package func beginStepTransaction() async throws {
-        let data = try data()
-        try await dialect.begin(on: data)
-        let mayStart: Bool
-        do {
-            mayStart = try await dialect.stepMayStart(fence: fence, on: data)
-        } catch {
-            await dialect.rollback(on: data)
-            throw error
+        try await StatementCancellation.shielding {
+            let data = try data()
+            try await dialect.begin(on: data)
+            let mayStart: Bool
+            do {
+                mayStart = try await dialect.stepMayStart(fence: fence, on: data)
+            } catch {
+                await dialect.rollback(on: data)
+                throw error
+            }
+            guard mayStart else {
+                await dialect.rollback(on: data)
+                throw await fenced()
+            }
+            inStepTransaction = true
         }
-        guard mayStart else {
-            await dialect.rollback(on: data)
-            throw await fenced()
-        }
-        inStepTransaction = true
     }
 
     package func rollbackStepTransaction() async {
-        guard inStepTransaction, let data = connection else { return }
-        inStepTransaction = false
-        await dialect.rollback(on: data)
+        await StatementCancellation.shielding {
+            guard inStepTransaction, let data = connection else { return }
+            inStepTransaction = false
+            await dialect.rollback(on: data)
+        }
     }
 
     /// Runs a step's script on the data connection, inside the step's transaction when one is
