@@ -94,6 +94,28 @@ import Testing
         #expect(try work.milepost.run("status", "--format", "json").stdout.contains(#""completed" : 0"#))
     }
 
+    /// With a host step, the host store's journal ends the run it started too: `run-started` and
+    /// then `run-finished` naming the hook, as the fleet store's (it was left without an end).
+    @Test func aFailingBeforeRunHookEndsTheRunInTheHostStoreToo() throws {
+        let work = try WorkDirectory()
+        try work.write(Self.manifest + """
+              "1.5":
+                - {name: exec, id: local, scope: host, with: {command: [sh, -c, 'echo local >> ran.txt']}}
+
+            """, to: "milepost.yaml")
+        let run = try MilepostBinary(directory: work.path, environment: ["FAIL_BEFORE": "4"])
+            .run(["run", "--to", "2.0", "--host-store", "host"])
+        #expect(run.status == 1)
+        #expect(try Self.ran(work) == ["before"])
+        for store in [".milepost", "host"] {
+            let journal = try ReliabilityFixture.journal(in: work, store: store)
+            let runs = journal.compactMap { $0["event"] as? String }.filter { $0.hasPrefix("run-") }
+            #expect(runs == ["run-started", "run-finished"], "\(store)")
+            #expect(journal.last?["outcome"] as? String == "failed", "\(store)")
+            #expect(journal.last?["step"] as? String == "before_run/check", "\(store)")
+        }
+    }
+
     @Test func aFailingAfterRunHookIsReportedButTheRunSucceedsAndTheOtherHooksRun() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")

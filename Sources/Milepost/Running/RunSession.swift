@@ -118,11 +118,10 @@ struct RunSession {
             try await fleetContext.finish(outcome, step: step, error: error)
         }
         if !steps.isEmpty, let failed = try await runHooks(.beforeRun, in: fleetContext) {
-            let outcome: RunReport.Outcome = if case .failed = Runner.StepsEnd(stoppedAt: failed) { .failed } else { .interrupted }
-            try await appendRunFinished([journal.record(
-                .runFinished, from: plan.from, to: target, step: failed.id,
-                error: RunFailure.hookFailed(failed.id, error: failed.error), outcome: .init(outcome))])
-            return report(outcome)
+            let failedHook = if case .failed = Runner.StepsEnd(stoppedAt: failed) { true } else { false }
+            try await finish(
+                failedHook ? .failed : .interrupted, step: failed.id, error: RunFailure.hookFailed(failed.id, error: failed.error))
+            return report(failedHook ? .failed : .interrupted)
         }
         var (results, end): ([RunReport.StepResult], Runner.StepsEnd) = ([], .finished)
         // In threshold order, each step recorded in its own store: the host steps in the host store's.
