@@ -143,3 +143,18 @@ public struct StoreMaintenance: Sendable {
         return state
     }
 }
+
+extension Runner {
+    /// Hand repairs (`baseline`, `resolve`) of this runner's stores, with its lock timeout and logger.
+    public var maintenance: StoreMaintenance { StoreMaintenance(stores: stores) }
+}
+
+extension JournalRecord.Outcome {
+    /// The `resolved` outcome of `resolution`.
+    init(_ resolution: StoreMaintenance.Resolution) {
+        switch resolution {
+        case .done: self = .done
+        case .retry: self = .retry
+        }
+    }
+}

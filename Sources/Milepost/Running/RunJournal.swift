@@ -53,12 +53,4 @@ extension JournalRecord.Outcome {
         case .dryRun: return nil
         }
     }
-
-    /// The `resolved` outcome of `resolution`.
-    init(_ resolution: StoreMaintenance.Resolution) {
-        switch resolution {
-        case .done: self = .done
-        case .retry: self = .retry
-        }
-    }
 }

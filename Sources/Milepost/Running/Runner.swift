@@ -31,9 +31,6 @@ public struct Runner: Sendable {
         self.logger = logger
     }
 
-    /// Hand repairs (`baseline`, `resolve`) of this runner's stores, with its lock timeout and logger.
-    public var maintenance: StoreMaintenance { StoreMaintenance(stores: stores) }
-
     /// The runner's stores and how it takes their locks.
     var stores: RunStores { RunStores(store: store, hostStore: hostStore, lockTimeout: options.lockTimeout, logger: logger) }
 
