@@ -8,19 +8,7 @@ import Testing
 /// file and SQLite stores always, PostgreSQL and MariaDB with their test servers): the run as a
 /// session over its store, the same outcomes, states and journals whatever the store.
 @Suite struct RunnerTests {
-    static let upgrade = """
-        app: titi
-        baseline: "2.0"
-        migrations:
-          3.0:
-            - note
-          2.1:
-            - note
-            - name: note
-              id: second
-          2.10:
-            - note
-        """
+    static let upgrade = RunnerFixture.upgrade
 
     /// A runner fixture over a fresh store of `kind`, removed with the fixture.
     static func fixture(_ kind: StoreKind) throws -> RunnerFixture {

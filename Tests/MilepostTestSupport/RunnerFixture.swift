@@ -38,6 +38,22 @@ package final class RunnerFixture: Sendable {
     /// Makes the `breakable` steps with these ids throw.
     package func breakSteps(_ ids: Set<String>) { recorder.broken.withLock { $0 = ids } }
 
+    /// A manifest of `note` steps at 2.1 (two), 2.10 and 3.0 over the baseline 2.0: the runner
+    /// tests' upgrade, on every store kind and on the file store.
+    package static let upgrade = """
+        app: titi
+        baseline: "2.0"
+        migrations:
+          3.0:
+            - note
+          2.1:
+            - note
+            - name: note
+              id: second
+          2.10:
+            - note
+        """
+
     /// What keeps `store` for the fixture's life (a server store's scratch schema or database).
     private let keeper: (any Sendable)?
 

@@ -9,19 +9,7 @@ import Testing
 /// interruptions (`UpgradeScenario`, whose store is a file store); the runner's behaviour on every
 /// store kind is `RunnerTests` (MilepostPostgresTests).
 @Suite struct RunnerFileStoreTests {
-    static let upgrade = """
-        app: titi
-        baseline: "2.0"
-        migrations:
-          3.0:
-            - note
-          2.1:
-            - note
-            - name: note
-              id: second
-          2.10:
-            - note
-        """
+    static let upgrade = RunnerFixture.upgrade
 
     @Test func journalRecordsEveryEventAsOneJSONLine() async throws {
         let fixture = try RunnerFixture()
