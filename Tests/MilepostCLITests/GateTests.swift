@@ -186,7 +186,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(1500))
         try work.write("", to: "go")
         #expect(try await work.milepost.run("run", "--to", "2.0", "--phase", "background").status == 0)
-        let contracted = MilepostBinary.finish(contract, stdout, stderr)
+        let contracted = await MilepostBinary.ended(contract, stdout, stderr)
         #expect(contracted.status == 0, "\(contracted.stderr)")
         #expect(try work.read("ran.txt") == "2.0/add-email\n2.0/backfill\n2.0/drop-old-email\n")
     }

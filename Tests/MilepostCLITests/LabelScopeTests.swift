@@ -216,7 +216,7 @@ import Testing
         #expect(try await work.milepost.run("status", "--check", "--to", "2.0").status == 0)
     }
 
-    @Test func aBaselinedStoreIsUpgraded() throws {
+    @Test func aBaselinedStoreIsUpgraded() async throws {
         let work = try WorkDirectory()
         try work.write(Self.conditioned, to: "milepost.yaml")
         #expect(try await work.milepost.run("baseline", "0.5").status == 0)

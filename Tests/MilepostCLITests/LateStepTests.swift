@@ -19,7 +19,7 @@ import Testing
     static let released: [(threshold: String, id: String, extra: String)] = [("2.1", "a", ""), ("2.2", "b", "")]
 
     /// A store at 2.2 that ran a and b, then the manifest with the hotfix and 2.3.
-    static func hotfixed(header: String = "", hotfix: String = "") throws -> WorkDirectory {
+    static func hotfixed(header: String = "", hotfix: String = "") async throws -> WorkDirectory {
         let work = try WorkDirectory()
         try work.write(manifest(released), to: "milepost.yaml")
         #expect(try await work.milepost.run("run", "--to", "2.2").status == 0)
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func warnLeavesTheHotfixUnrunAndSaysSoInPlanRunStatusAndValidate() async throws {
-        let work = try Self.hotfixed()
+        let work = try await Self.hotfixed()
         let plan = try JSONValue(parsing: try await work.milepost.run("plan", "--to", "2.3", "--format", "json").stdout)
         let hotfix = plan["steps"]?.array?.first { $0["id"]?.string == "2.1.5/hotfix" }
         #expect(hotfix?["status"]?.string == "skipped")
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func runRunsTheHotfixFirstThenTheNewerSteps() async throws {
-        let work = try Self.hotfixed(header: "late: run\n")
+        let work = try await Self.hotfixed(header: "late: run\n")
         let plan = try await work.milepost.run("plan", "--to", "2.3")
         #expect(plan.stdout.contains("pending      2.1.5/hotfix  added at or below 2.2 after this store reached it: runs before the newer steps (late: run)"))
         let run = try await work.milepost.run("run", "--to", "2.3", "--format", "json")
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func failRefusesEveryRunBeforeAnyStepWithALocatedError() async throws {
-        let work = try Self.hotfixed(header: "late: fail\n")
+        let work = try await Self.hotfixed(header: "late: fail\n")
         let run = try await work.milepost.run("run", "--to", "2.3")
         #expect(run.status == 65)
         #expect(run.stderr.contains("milepost.yaml:9:14: error: late step 2.1.5/hotfix: added at or below 2.2 after this store reached it: a run refuses to start (late: fail)"))
@@ -87,8 +87,8 @@ import Testing
         #expect(try await work.milepost.run("status", "--to", "2.2", "--check").status == 4)
     }
 
-    @Test func aStepsOwnLatePolicyWinsOverTheManifests() throws {
-        let work = try Self.hotfixed(header: "late: fail\n", hotfix: "late: run, ")
+    @Test func aStepsOwnLatePolicyWinsOverTheManifests() async throws {
+        let work = try await Self.hotfixed(header: "late: fail\n", hotfix: "late: run, ")
         #expect(try await work.milepost.run("run", "--to", "2.3").status == 0)
         #expect(try Self.ran(work) == ["a", "b", "hotfix", "c"])
     }

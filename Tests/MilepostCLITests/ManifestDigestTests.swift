@@ -6,7 +6,7 @@ import Testing
 /// digest the state was last planned with; any change makes it plan (issue 25, item 1).
 @Suite struct ManifestDigestTests {
     /// A store at 2.2 that ran a and b, then the manifest with a hotfix under 2.1.5 (below 2.2).
-    static func hotfixedAtTheStoredVersion(header: String) throws -> WorkDirectory {
+    static func hotfixedAtTheStoredVersion(header: String) async throws -> WorkDirectory {
         let work = try WorkDirectory()
         try work.write(LateStepTests.manifest(LateStepTests.released), to: "milepost.yaml")
         #expect(try await work.milepost.run("run", "--to", "2.2").status == 0)
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func aLateRunHotfixRunsOnTheNextRunAtTheStoredVersion() async throws {
-        let work = try Self.hotfixedAtTheStoredVersion(header: "late: run\n")
+        let work = try await Self.hotfixedAtTheStoredVersion(header: "late: run\n")
         let run = try await work.milepost.run("run", "--to", "2.2")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try LateStepTests.ran(work) == ["a", "b", "hotfix"])
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aLateFailHotfixIsRefusedAtTheStoredVersionEveryTime() async throws {
-        let work = try Self.hotfixedAtTheStoredVersion(header: "late: fail\n")
+        let work = try await Self.hotfixedAtTheStoredVersion(header: "late: fail\n")
         for _ in 1...2 {
             let run = try await work.milepost.run("run", "--to", "2.2")
             #expect(run.status == 65, "\(run.stderr)")
@@ -47,7 +47,7 @@ import Testing
         #expect(try LateStepTests.ran(work) == ["eu", "us"])
     }
 
-    @Test func aChangedRepeatableStepRunsAgainAtTheStoredVersion() throws {
+    @Test func aChangedRepeatableStepRunsAgainAtTheStoredVersion() async throws {
         let work = try WorkDirectory()
         let entry = { (word: String) in
             "app: demo\nmigrations:\n  \"1.0\":\n    - {name: exec, id: view, repeat: on-change, with: {command: [sh, -c, 'echo \(word) >> ran.txt']}}\n"
@@ -94,16 +94,16 @@ import Testing
         #expect(try work.read("ran.txt") == "hi\n")
     }
 
-    @Test func theEnvFileIsPartOfTheDigest() throws {
+    @Test func theEnvFileIsPartOfTheDigest() async throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         try work.write("GREETING=hi\n", to: "vars.env")
         #expect(try await work.milepost.run("run", "--to", "1.0", "--env-file", "vars.env").status == 0)
-        #expect(try Self.runOnOneThread(work, "--to", "1.0", "--env-file", "vars.env").status == 0)
+        await #expect(try Self.runOnOneThread(work, "--to", "1.0", "--env-file", "vars.env").status == 0)
         // Without the env file, or with another one, the inputs differ: the run plans.
-        #expect(try Self.runOnOneThread(work, "--to", "1.0").status == 71)
+        await #expect(try Self.runOnOneThread(work, "--to", "1.0").status == 71)
         try work.write("GREETING=hello\n", to: "vars.env")
-        #expect(try Self.runOnOneThread(work, "--to", "1.0", "--env-file", "vars.env").status == 71)
+        await #expect(try Self.runOnOneThread(work, "--to", "1.0", "--env-file", "vars.env").status == 71)
         #expect(try work.read("ran.txt") == "hi\n")
     }
 }

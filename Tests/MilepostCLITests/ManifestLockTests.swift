@@ -97,7 +97,7 @@ import Testing
         #expect(malformed.stderr.contains("other.lock:1:1: error: a lock file line is ID FINGERPRINT"))
     }
 
-    @Test func anInvalidManifestWritesNoLockFile() throws {
+    @Test func anInvalidManifestWritesNoLockFile() async throws {
         let work = try WorkDirectory()
         try work.write("migrations:\n  2.1: [exce]\n", to: "milepost.yaml")
         #expect(try await work.milepost.run("lock").status == 65)

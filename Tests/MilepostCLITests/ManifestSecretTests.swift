@@ -138,7 +138,8 @@ import Testing
         milepost.environment = ["DB_PASSWORD": Self.password, "NOTIFY_SOCKET": receiver.address, "MILEPOST_NOTIFY_INTERVAL": "100ms"]
         let (process, stdout, stderr) = try milepost.start(["run", "--to", "1.0", "--progress-interval", "0ms"])
         #expect(await ReliabilityFixture.eventually {
-            work.exists("reported") && (try? await work.milepost.run("status").stdout)?.contains("copying via") == true
+            guard work.exists("reported") else { return false }
+            return (try? await work.milepost.run("status").stdout)?.contains("copying via") == true
         })
         let status = try await work.milepost.run("status")
         #expect(status.stdout.contains("1/10 (10%): copying via postgres://app:***@db/shop"), "\(status.stdout)")

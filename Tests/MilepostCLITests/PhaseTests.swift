@@ -198,6 +198,52 @@ import Testing
         #expect(try Self.ran(work) == ["2.1/backfill", "3.0/later"])
     }
 
+    /// While the background runner holds the lock for hours, a start whose answer the lock cannot
+    /// change gives it at once from the state read without the lock, and writes nothing: an older
+    /// release at or above the floor starts (a rollback, an old pod restarting mid-rollout), a
+    /// release past a required stop is sent back to it (exit 5). With the lock free, the same
+    /// answers are journaled again.
+    @Test func aRollbackAndARequiredStopAnswerAtOnceWhileABackgroundStepRuns() async throws {
+        let work = try WorkDirectory()
+        defer { work.killOrphanedStep() }
+        try work.write("""
+            stops: ["2.1"]
+            migrations:
+              "2.0":
+                - {name: exec, id: first, with: {command: ['true']}}
+                - {name: exec, id: drop-old, phase: contract, with: {command: ['true']}}
+              "2.1":
+                - {name: exec, id: ready, with: {command: ['true']}}
+                - {name: exec, id: backfill, phase: background, idempotent: true, with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 300']}}
+              "3.0": [{name: exec, id: later, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> ran.txt']}}]
+            """, to: "milepost.yaml")
+        // A fresh install runs the contract step too: the floor is 2.0.
+        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try await work.milepost.run("run", "--to", "2.1").status == 0)
+        let (runner, stdout, stderr) = try work.milepost.start(["run", "--to", "2.1", "--phase", "background"])
+        #expect(await ReliabilityFixture.eventually { work.exists("started") })
+        let journaled = try ReliabilityFixture.journal(in: work).count
+
+        // Exit 75 if either waited for the lock.
+        let rollback = try await work.milepost.run("run", "--to", "2.0", "--lock-timeout", "1s")
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        let json = try Self.json(try await work.milepost.run("run", "--to", "2.0", "--lock-timeout", "1s", "--format", "json"))
+        #expect(json["outcome"]?.string == "downgrade-compatible", "\(json)")
+        let stopped = try await work.milepost.run("run", "--to", "3.0", "--lock-timeout", "1s")
+        #expect(stopped.status == 5, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("2.1 is a required stop, and its background steps have not finished: 2.1/backfill"), "\(stopped.stderr)")
+        #expect(try ReliabilityFixture.journal(in: work).count == journaled)
+        #expect(!work.exists("ran.txt"))
+
+        kill(runner.processIdentifier, SIGKILL)
+        kill(-(try ReliabilityFixture.pid(in: work, "step.pid")), SIGKILL)
+        _ = await MilepostBinary.finish(runner, stdout, stderr, within: .seconds(30))
+        // The lock free, the rollback takes it and journals its answer.
+        #expect(try await work.milepost.run("run", "--to", "2.0", "--lock-timeout", "1s").status == 0)
+        let finished = try ReliabilityFixture.journal(in: work).last
+        #expect(finished?["event"] as? String == "run-finished" && finished?["outcome"] as? String == "downgrade-compatible", "\(String(describing: finished))")
+    }
+
     // MARK: - Validation
 
     @Test func validateChecksPhaseAndScope() async throws {

@@ -41,7 +41,7 @@ import Testing
     }
 
     /// Starts a run to 2.2 and kills it with SIGKILL once `2.1/slow` is running.
-    static func killRunnerMidStep(in work: WorkDirectory, idempotent: Bool, manifest: String? = nil) throws -> KilledRunner {
+    static func killRunnerMidStep(in work: WorkDirectory, idempotent: Bool, manifest: String? = nil) async throws -> KilledRunner {
         try work.write(manifest ?? Self.manifest(idempotent: idempotent), to: "milepost.yaml")
         try work.write("", to: "hang")
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "2.2"])
@@ -58,7 +58,7 @@ import Testing
 
     @Test func theStepDiesWithItsRunnerAndTheNextRunNamesItAndDoesNotRunIt() async throws {
         let work = try WorkDirectory()
-        let runner = try Self.killRunnerMidStep(in: work, idempotent: false)
+        let runner = try await Self.killRunnerMidStep(in: work, idempotent: false)
         defer { runner.finish() }
         let killed = runner.pid
         // Zero lock timeout: the lock must already be free.
@@ -83,7 +83,7 @@ import Testing
     @Test(arguments: ["done", "retry"])
     func resolveClearsTheStepIsJournaledAndTheRunGoesOn(resolution: String) async throws {
         let work = try WorkDirectory()
-        let runner = try Self.killRunnerMidStep(in: work, idempotent: false)
+        let runner = try await Self.killRunnerMidStep(in: work, idempotent: false)
         defer { runner.finish() }
         let resolved = try await work.milepost.run("resolve", "2.1/slow", "--\(resolution)")
         #expect(resolved.status == 0, "\(resolved.stderr)")
@@ -100,7 +100,7 @@ import Testing
 
     @Test func anIdempotentStepRunsAgainAndTheRunGoesOn() async throws {
         let work = try WorkDirectory()
-        let runner = try Self.killRunnerMidStep(in: work, idempotent: true)
+        let runner = try await Self.killRunnerMidStep(in: work, idempotent: true)
         defer { runner.finish() }
         let next = try await work.milepost.run("run", "--to", "2.2", "--lock-timeout", "0ms")
         #expect(next.status == 0, "\(next.stderr)")
@@ -136,7 +136,7 @@ import Testing
     @Test(arguments: [true, false])
     func aStepWhoseProcessesOutliveItsRunnerIsWaitedForNeverRunTwice(idempotent: Bool) async throws {
         let work = try WorkDirectory()
-        let runner = try Self.killRunnerMidStep(in: work, idempotent: idempotent, manifest: Self.orphaningManifest(idempotent: idempotent))
+        let runner = try await Self.killRunnerMidStep(in: work, idempotent: idempotent, manifest: Self.orphaningManifest(idempotent: idempotent))
         defer {
             if let group = try? ReliabilityFixture.pid(in: work, "step.pid") { kill(-group, SIGKILL) }
             runner.finish()
@@ -198,7 +198,7 @@ import Testing
     /// start beside it.
     @Test func aSurvivingStepIsWaitedForUnderARenamedHost() async throws {
         let work = try WorkDirectory()
-        let runner = try Self.killRunnerMidStep(in: work, idempotent: true, manifest: Self.orphaningManifest(idempotent: true))
+        let runner = try await Self.killRunnerMidStep(in: work, idempotent: true, manifest: Self.orphaningManifest(idempotent: true))
         defer {
             if let group = try? ReliabilityFixture.pid(in: work, "step.pid") { kill(-group, SIGKILL) }
             runner.finish()

@@ -39,7 +39,7 @@ import Testing
         }
     }
 
-    static func ranToTwo() throws -> WorkDirectory {
+    static func ranToTwo() async throws -> WorkDirectory {
         let work = try WorkDirectory()
         try work.write(manifest, to: "milepost.yaml")
         #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func revertsRunNewestFirstThenTheTargetIsStoredAndARunRedoesTheSteps() async throws {
-        let work = try Self.ranToTwo()
+        let work = try await Self.ranToTwo()
         let dry = try await work.milepost.run("revert", "--to", "0.5", "--dry-run")
         #expect(dry.status == 0)
         #expect(dry.stdout == "  2.0/c\n  2.0/b\n  1.0/a\n")
@@ -98,8 +98,8 @@ import Testing
     }
 
     /// A revert to 0.5 killed with SIGKILL inside the revert of `2.0/b`, the second of three.
-    static func killedInTheSecondRevert() throws -> (WorkDirectory, ReliabilityKillTests.KilledRunner) {
-        let work = try Self.ranToTwo()
+    static func killedInTheSecondRevert() async throws -> (WorkDirectory, ReliabilityKillTests.KilledRunner) {
+        let work = try await Self.ranToTwo()
         try work.write("", to: "hang")
         let (process, stdout, stderr) = try work.milepost.start(["revert", "--to", "0.5"])
         let killed = ReliabilityKillTests.KilledRunner(work: work, process: process, output: (stdout, stderr))
@@ -112,7 +112,7 @@ import Testing
 
     @Test(arguments: ["--retry", "--done"])
     func aRevertKilledInTheMiddleStopsRunAndRevertUntilResolved(resolution: String) async throws {
-        let (work, killed) = try Self.killedInTheSecondRevert()
+        let (work, killed) = try await Self.killedInTheSecondRevert()
         defer { killed.finish() }
         #expect(try Self.ran(work) == ["a", "b", "c", "undo-c"])
         let state = try Self.state(work)
@@ -177,7 +177,7 @@ import Testing
     }
 
     @Test func aFailedRevertLeavesTheRevertUnfinishedAndTheNextRevertResumesAtIt() async throws {
-        let work = try Self.ranToTwo()
+        let work = try await Self.ranToTwo()
         try work.write(Self.manifest.replacingOccurrences(of: "echo undo-c >> ran.txt", with: "[ -e fixed ] && echo undo-c >> ran.txt"),
                        to: "milepost.yaml")
         let failed = try await work.milepost.run("revert", "--to", "1.0")

@@ -4,7 +4,7 @@ import Testing
 /// `milepost store copy`: a store's history moved into another store, the source only read.
 @Suite struct StoreCopyTests {
     /// A store in `work/.milepost` at 1.1, a step of 1.2 interrupted at its cursor 7 (resumable).
-    static func sourceStore(_ work: WorkDirectory) throws {
+    static func sourceStore(_ work: WorkDirectory) async throws {
         try work.write("""
             migrations:
               "1.0": [{name: exec, id: a, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> ran.txt']}}]
@@ -21,7 +21,7 @@ import Testing
 
     @Test func aCopyCarriesTheStateTheCursorAndTheJournalAndLeavesTheSourceAsItWas() async throws {
         let work = try WorkDirectory()
-        try Self.sourceStore(work)
+        try await Self.sourceStore(work)
         let (state, journal) = (try work.read(".milepost/state.json"), try work.read(".milepost/journal.jsonl"))
         let copy = try await work.milepost.run("store", "copy", "--from", ".milepost", "--to", "moved")
         #expect(copy.status == 0, "\(copy.stderr)")
@@ -41,7 +41,7 @@ import Testing
 
     @Test func aTargetWithAStateIsRefusedUnlessForced() async throws {
         let work = try WorkDirectory()
-        try Self.sourceStore(work)
+        try await Self.sourceStore(work)
         try work.write("migrations:\n  \"9.0\": [{name: exec, with: {command: [true]}}]\n", to: "other/milepost.yaml")
         #expect(try await work.milepost.run("run", "--manifest", "other/milepost.yaml", "--store", "target", "--to", "9.0").status == 0)
         let target = try work.read("target/state.json")

@@ -30,6 +30,19 @@ enum RunDecision {
             }
         }
 
+        /// True when the answer holds whoever holds the lock, so a run that read the state without
+        /// the lock may give it without waiting for the lock (`Runner.answeredUnlocked`): a
+        /// downgrade, a required stop, late steps and an unfinished revert are decided by the
+        /// stored version, the floor, the revert and the completed steps, which the holder can only
+        /// move on. Not a blocked run (whether a step is interrupted or running takes its holder)
+        /// nor a changed reviewed plan (it was reviewed against the store as the lock keeps it).
+        var standsWithoutTheLock: Bool {
+            switch self {
+            case .downgrade, .stopRequired, .lateRefused, .revertUnfinished: true
+            case .blocked, .planChanged: false
+            }
+        }
+
         /// The `run-finished` record of a run from `from` to `target` that ends here.
         func runFinished(_ journal: RunJournal, from: Version, to target: Version) -> JournalRecord {
             switch self {

@@ -77,7 +77,7 @@ public struct Runner: Sendable {
         try refuseHostStepsWithoutHostStore(manifest)
         if options.dryRun { return try await dryRun(manifest, to: target) }
         let waited = try await waitForBackgroundSteps(manifest, to: target)
-        if !waited, let seen, let report = try await upToDateUnlocked(manifest, state: seen, to: target) { return report }
+        if !waited, let seen, let report = try await answeredUnlocked(manifest, state: seen, to: target) { return report }
         let deadline = try await runDeadline(startedAt: startedAt)
         let grace = StopGrace(options.terminationGrace)
         return try await stores.withLock(app: manifest.app, stopGrace: grace) { locked, journal in
@@ -102,25 +102,33 @@ public struct Runner: Sendable {
             interrupted: nil, doneByAnotherRunner: false)
     }
 
-    /// The up-to-date decision from the state read without the lock: the `.upToDate` report when
-    /// a plan against it finds nothing for this run to do; nil when the run must take the lock.
-    /// What this run does not run (a background step the background runner is running right now,
-    /// holding the lock for hours) then keeps no pre-start run waiting. Safe without the lock:
-    /// the state is read whole, and other runs only complete more of it. Records no digest: when
-    /// one is due and nobody holds the lock, this returns nil and the locked path records it.
-    private func upToDateUnlocked(_ manifest: Manifest, state: StoredState, to target: Version) async throws -> RunReport? {
+    /// The run's answer from the state read without the lock, when it runs no step: the report
+    /// when a plan against that state finds the run up to date, or ends it before any step with an
+    /// answer the lock cannot change (`RunDecision.Ending.standsWithoutTheLock`: an older release
+    /// at or above the floor starts, a required stop still waits); nil when the run must take the
+    /// lock. What this run does not run (a background step the background runner is running right
+    /// now, holding the lock for hours) then keeps no such start waiting. Safe without the lock:
+    /// the state is read whole, and other runs only complete more of it. Writes nothing: when the
+    /// lock is free, this returns nil instead wherever the locked path has something to record —
+    /// the manifest's digest, or the ending's `run-finished` record.
+    private func answeredUnlocked(_ manifest: Manifest, state: StoredState, to target: Version) async throws -> RunReport? {
         // The fleet side as seen before, without its holder: a step in progress there is not taken for a running one.
         let sides = try await readSides(fleet: .seen(state, of: store, scope: .fleet, logger: logger))
         let plan = try await plan(manifest, sides: sides, to: target)
-        guard case .upToDate = try decide(plan, sides: sides, manifest: manifest) else { return nil }
-        // With the lock free, the locked path records the digest, so the next start is fast again.
-        if options.labels == nil, options.phase == .preStart, state.plannedWith != manifest.digest,
-           try await store.lockHolder() == nil {
-            return nil
+        let decision = try decide(plan, sides: sides, manifest: manifest)
+        switch decision {
+        case .upToDate:
+            // With the lock free, the locked path records the digest, so the next start is fast again.
+            if options.labels == nil, options.phase == .preStart, state.plannedWith != manifest.digest,
+               try await store.lockHolder() == nil {
+                return nil
+            }
+        case .ended(let ending) where ending.standsWithoutTheLock:
+            // With the lock free, the locked path journals the ending.
+            if try await store.lockHolder() == nil { return nil }
+        case .ended, .run: return nil
         }
-        return RunReport(
-            outcome: .upToDate, run: nil, app: manifest.app ?? state.app, from: target, to: target, steps: [], plan: plan,
-            interrupted: nil, doneByAnotherRunner: false)
+        return report(of: decision, plan: plan, manifest: manifest, to: target)
     }
 
     /// What a run would do, from the stored state; writes nothing and takes no lock.
@@ -209,14 +217,20 @@ public struct Runner: Sendable {
         let plan = try await plan(manifest, sides: sides, to: target)
         let decision = try decide(plan, sides: sides, manifest: manifest)
         if case .run(let steps) = decision { try manifest.requireVariables(of: steps) }
+        return report(of: decision, plan: plan, manifest: manifest, to: target)
+    }
+
+    /// The report of `decision` made without the lock, which ran nothing: its ending's outcome and
+    /// what the ending says, `.upToDate`, or `.dryRun` for steps a run would run.
+    private func report(of decision: RunDecision, plan: Plan, manifest: Manifest, to target: Version) -> RunReport {
         let (outcome, ending): (RunReport.Outcome, RunDecision.Ending?) = switch decision {
         case .ended(let ending): (ending.outcome, ending)
         case .upToDate: (.upToDate, nil)
         case .run: (.dryRun, nil)
         }
         var report = RunReport(
-            outcome: outcome, run: nil, app: manifest.app, from: plan.from, to: target, steps: [], plan: plan,
-            interrupted: ending?.interrupted, doneByAnotherRunner: false)
+            outcome: outcome, run: nil, app: manifest.app, from: plan.from, to: target,
+            steps: [], plan: plan, interrupted: ending?.interrupted, doneByAnotherRunner: false)
         ending?.describe(in: &report)
         return report
     }
