@@ -10,7 +10,7 @@ struct CrashTestCommandTests {
     @Test func reportsExactlyTheUnsafeStepAtItsCursorCommitsEachTrialKilledBySIGKILL() async throws {
         let work = try WorkDirectory()
         try work.write(CrashTestFixture.manifest, to: "milepost.yaml")
-        let result = try await work.milepost.run(
+        let result = try await work.milepost.outcome(
             ["test", "--to", "2.0", "--from", "1.0", "--verify", CrashTestFixture.verify, "--seed", "3", "--format", "json"])
         #expect(result.status == 1, "\(result.stderr)")
         let document = try CrashTestDocument(json: result.stdout)
@@ -38,7 +38,7 @@ struct CrashTestCommandTests {
 
     /// Every trial of a safe manifest agrees: exit 0, the table and the seed that reproduces the
     /// sample; `--max-trials` takes that many of them.
-    @Test func aSafeManifestPassesWithTheSeedPrintedAndMaxTrialsSamples() async throws {
+    @Test func aSafeManifestPassesWithTheSeedPrintedAndMaxTrialsSamples() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -48,14 +48,14 @@ struct CrashTestCommandTests {
                   idempotent: true
                   with: {command: [sh, -c, 'echo marked > "$MILEPOST_TEST_DIR/mark"']}
             """, to: "milepost.yaml")
-        let result = try await work.milepost.run(
+        let result = try work.milepost.run(
             "test", "--to", "2.0", "--from", "1.0", "--verify", "cat mark", "--seed", "42", "--max-trials", "3",
             "--setup", #"test "$MILEPOST_TEST_FROM" = 1.0 && test -d "$MILEPOST_TEST_DIR""#)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("=== upgrade path 1.0 → 2.0: 5 commit points, 3 trials ==="), "\(result.stdout)")
         #expect(result.stdout.hasSuffix("every trial agrees: 3 trials (seed 42, at most 3 per path)\n"), "\(result.stdout)")
         #expect(result.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("trial ") }.count == 3)
-        let again = try await work.milepost.run(
+        let again = try work.milepost.run(
             "test", "--to", "2.0", "--from", "1.0", "--verify", "cat mark", "--seed", "42", "--max-trials", "3", "--format", "json")
         // The same seed samples the same points: the JSON's trials are the text's rows.
         let rows = result.stdout.components(separatedBy: "\n").dropFirst(2).prefix(3)
@@ -67,7 +67,7 @@ struct CrashTestCommandTests {
     /// and must be refused after. Killed between the contract step's end and the run's last commit,
     /// the store is still at 2.9 with its floor raised to 3.0, and 2.9 still starts: the test names
     /// the contract step (GitHub: at its manifest line).
-    @Test func theContractStepThatBreaksThePreviousReleaseIsReported() async throws {
+    @Test func theContractStepThatBreaksThePreviousReleaseIsReported() throws {
         let work = try WorkDirectory()
         try work.write("""
             app: shop
@@ -87,7 +87,7 @@ struct CrashTestCommandTests {
                   idempotent: true
                   with: {command: [sh, -c, 'rm -f "$MILEPOST_TEST_DIR/legacy"']}
             """, to: "milepost.yaml")
-        let result = try await work.milepost.run(
+        let result = try work.milepost.run(
             "test", "--to", "3.0", "--from", "2.9", "--phase", "contract", "--previous-manifest", "previous.yaml",
             "--setup", "touch legacy", "--verify", "ls", "--format", "github")
         #expect(result.status == 1, "\(result.stderr)")
@@ -103,7 +103,7 @@ struct CrashTestCommandTests {
 
     /// Where `when: fresh-install` steps make a fresh install end as an upgrade does, each path's
     /// uninterrupted end is compared with a fresh install's.
-    @Test func aPathThatDoesNotEndWhereAFreshInstallDoesIsReported() async throws {
+    @Test func aPathThatDoesNotEndWhereAFreshInstallDoesIsReported() throws {
         let work = try WorkDirectory()
         try work.write("""
             baseline: "1.0"
@@ -112,7 +112,7 @@ struct CrashTestCommandTests {
                 - {name: exec, id: seed, when: fresh-install, idempotent: true, with: {command: [sh, -c, 'echo 2 > "$MILEPOST_TEST_DIR/schema"']}}
                 - {name: exec, id: convert, when: upgrade, idempotent: true, with: {command: [sh, -c, 'echo 1 > "$MILEPOST_TEST_DIR/schema"']}}
             """, to: "milepost.yaml")
-        let result = try await work.milepost.run("test", "--to", "2.0", "--from", "1.0", "--verify", "cat schema", "--format", "json")
+        let result = try work.milepost.run("test", "--to", "2.0", "--from", "1.0", "--verify", "cat schema", "--format", "json")
         #expect(result.status == 1, "\(result.stderr)")
         let path = try CrashTestDocument(json: result.stdout).paths[0]
         #expect(path.freshInstallDifference == "verify differs at line 1")
@@ -126,10 +126,10 @@ struct CrashTestCommandTests {
         (["--from", "2.0"], "--from 2.0 is not below --to 2.0"),
         (["--from", "1.0", "--max-trials", "0"], "--max-trials must be at least 1"),
     ])
-    func refusesWhatCannotBeTested(arguments: [String], message: String) async throws {
+    func refusesWhatCannotBeTested(arguments: [String], message: String) throws {
         let work = try WorkDirectory()
         try work.write("migrations:\n  \"2.0\": [{name: exec, with: {command: ['true']}}]\n", to: "milepost.yaml")
-        let result = try await work.milepost.run(["test", "--to", "2.0"] + arguments)
+        let result = try work.milepost.run(["test", "--to", "2.0"] + arguments)
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
@@ -137,7 +137,7 @@ struct CrashTestCommandTests {
     /// A child run of a trial records its commit points where `MILEPOST_CRASH_TRIAL` says, and is
     /// not warned about the variables of the trial's sandbox, which milepost sets itself; its
     /// steps' processes do not inherit the variable (a `milepost` they start would trap too).
-    @Test func aTrialsRunRecordsItsCommitPointsWithoutWarningAboutTheTestsVariables() async throws {
+    @Test func aTrialsRunRecordsItsCommitPointsWithoutWarningAboutTheTestsVariables() throws {
         let work = try WorkDirectory()
         try work.write(
             "migrations:\n  \"2.0\": [{name: exec, id: mark, with: {command: [sh, -c, 'echo \"[$MILEPOST_CRASH_TRIAL]\" > seen']}}]\n",
@@ -147,7 +147,7 @@ struct CrashTestCommandTests {
             "MILEPOST_CRASH_TRIAL": "record " + work.path + "/points", "MILEPOST_TEST_DIR": work.path,
             "MILEPOST_TEST_FROM": "", "MILEPOST_TEST_STORE": ".milepost",
         ]
-        let result = try await milepost.run("run", "--to", "2.0")
+        let result = try milepost.run("run", "--to", "2.0")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("is set, but"), "\(result.stderr)")
         #expect(try work.read("points").split(separator: "\n") == [
@@ -156,12 +156,12 @@ struct CrashTestCommandTests {
         #expect(try work.read("seen") == "[]\n")
     }
 
-    @Test func aRunRefusesAMalformedCrashTrialVariable() async throws {
+    @Test func aRunRefusesAMalformedCrashTrialVariable() throws {
         let work = try WorkDirectory()
         try work.write("migrations:\n  \"2.0\": [{name: exec, with: {command: ['true']}}]\n", to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment["MILEPOST_CRASH_TRIAL"] = "kill somewhere"
-        let result = try await milepost.run("run", "--to", "2.0")
+        let result = try milepost.run("run", "--to", "2.0")
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("MILEPOST_CRASH_TRIAL is 'kill somewhere'"), "\(result.stderr)")
         #expect(!work.exists(".milepost"))

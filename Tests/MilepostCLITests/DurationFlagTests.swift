@@ -2,18 +2,18 @@ import Testing
 
 /// Duration flags and `timeout:` through the real binary: compound and decimal forms, and why a bare number is refused.
 @Suite struct DurationFlagTests {
-    @Test func flagsTakeCompoundAndDecimalDurations() async throws {
+    @Test func flagsTakeCompoundAndDecimalDurations() throws {
         let work = try WorkDirectory()
         try work.write(ExitCodeTests.manifest, to: "milepost.yaml")
-        let result = try await work.milepost.run("run", "--to", "2.1", "--lock-timeout", "1m30s", "--termination-grace", "1.5s")
+        let result = try work.milepost.run("run", "--to", "2.1", "--lock-timeout", "1m30s", "--termination-grace", "1.5s")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try await work.milepost.run("wait", "--to", "2.1", "--timeout", "0.5h", "--interval", "100ms").status == 0)
+        #expect(try work.milepost.run("wait", "--to", "2.1", "--timeout", "0.5h", "--interval", "100ms").status == 0)
     }
 
-    @Test func aBareNumberSaysWhichUnitsExist() async throws {
+    @Test func aBareNumberSaysWhichUnitsExist() throws {
         let work = try WorkDirectory()
         try work.write(ExitCodeTests.manifest, to: "milepost.yaml")
-        let result = try await work.milepost.run("run", "--to", "2.1", "--lock-timeout", "30")
+        let result = try work.milepost.run("run", "--to", "2.1", "--lock-timeout", "30")
         #expect(result.status == 64)
         #expect(result.stderr.contains(
             "The value '30' is invalid for '--lock-timeout <lock-timeout>': a bare number has no unit: "
@@ -21,7 +21,7 @@ import Testing
         #expect(!work.exists(".milepost"), "a refused flag ran something")
     }
 
-    @Test func manifestTimeoutsTakeTheSameForms() async throws {
+    @Test func manifestTimeoutsTakeTheSameForms() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -29,7 +29,7 @@ import Testing
                 - {name: note, id: a, timeout: 1h30m}
                 - {name: note, id: b, timeout: 90}
             """, to: "milepost.yaml")
-        let result = try await work.milepost.run("validate")
+        let result = try work.milepost.run("validate")
         #expect(result.status == 65)
         #expect(result.stderr.contains(
             "milepost.yaml:4:36: error: invalid timeout '90': a bare number has no unit"), "\(result.stderr)")

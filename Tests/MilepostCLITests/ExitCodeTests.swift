@@ -17,22 +17,22 @@ import Testing
               with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> ran.txt']}
         """
 
-    @Test func zeroOnSuccessAndWhenNothingIsLeft() async throws {
+    @Test func zeroOnSuccessAndWhenNothingIsLeft() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let first = try await work.milepost.run("run", "--to", "2.1")
+        let first = try work.milepost.run("run", "--to", "2.1")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try work.read("ran.txt") == "2.1/touch 1.0 2.1\n")
-        let again = try await work.milepost.run("run", "--to", "2.1")
+        let again = try work.milepost.run("run", "--to", "2.1")
         #expect(again.status == 0)
         #expect(again.stderr.contains("up to date at 2.1"))
         #expect(try work.read("ran.txt") == "2.1/touch 1.0 2.1\n")
     }
 
-    @Test func oneWhenAStepFails() async throws {
+    @Test func oneWhenAStepFails() throws {
         let work = try WorkDirectory()
         try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo boom >&2; exit 3']}\n", to: "milepost.yaml")
-        let result = try await work.milepost.run("run", "--to", "1")
+        let result = try work.milepost.run("run", "--to", "1")
         #expect(result.status == 1)
         #expect(result.stderr.contains("FAILED in"), "\(result.stderr)")
         // The step's stderr once (as it wrote it), its error once (the FAILED line).
@@ -40,110 +40,110 @@ import Testing
         #expect(result.stderr.components(separatedBy: "'sh' exited with status 3").count == 2, "\(result.stderr)")
     }
 
-    @Test func twoWhenAKilledStepNeedsResolving() async throws {
+    @Test func twoWhenAKilledStepNeedsResolving() throws {
         let work = try WorkDirectory()
-        let holder = try await Self.startLockHolder(in: work)
+        let holder = try Self.startLockHolder(in: work)
         Self.stop(holder, in: work)
-        let result = try await work.milepost.run("run", "--to", "1", "--lock-timeout", "1s")
+        let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "1s")
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("step 1/exec was interrupted (pid \(holder.process.processIdentifier)"), "\(result.stderr)")
-        let resolved = try await work.milepost.run("resolve", "1/exec", "--done")
+        let resolved = try work.milepost.run("resolve", "1/exec", "--done")
         #expect(resolved.status == 0)
-        #expect(try await work.milepost.run("run", "--to", "1").status == 0)
+        #expect(try work.milepost.run("run", "--to", "1").status == 0)
     }
 
-    @Test func threeOnARefusedDowngrade() async throws {
+    @Test func threeOnARefusedDowngrade() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "2.7").status == 0)
-        let refused = try await work.milepost.run("run", "--to", "2.1")
+        #expect(try work.milepost.run("run", "--to", "2.7").status == 0)
+        let refused = try work.milepost.run("run", "--to", "2.1")
         #expect(refused.status == 3)
         #expect(refused.stderr.contains("--allow-downgrade"))
-        #expect(try await work.milepost.run("run", "--to", "2.1", "--allow-downgrade").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.1", "--allow-downgrade").status == 0)
     }
 
     @Test(arguments: [
         ["run"], ["run", "--to", "2.x"], ["run", "--to", "1", "--bogus"], ["plan", "--from", "1", "--store", "s", "--to", "2"],
         ["resolve", "1/x"], ["frobnicate"], ["run", "--to", "1", "--lock-timeout", "soon"],
     ])
-    func sixtyFourOnUsageErrors(arguments: [String]) async throws {
+    func sixtyFourOnUsageErrors(arguments: [String]) throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let result = try await work.milepost.run(arguments)
+        let result = try work.milepost.run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
     }
 
-    @Test func sixtyFiveOnAnInvalidManifest() async throws {
+    @Test func sixtyFiveOnAnInvalidManifest() throws {
         let work = try WorkDirectory()
         try work.write("migrations:\n  2.1:\n    - exce\n", to: "milepost.yaml")
-        let result = try await work.milepost.run("run", "--to", "2.1")
+        let result = try work.milepost.run("run", "--to", "2.1")
         #expect(result.status == 65)
         #expect(result.stderr.contains("milepost.yaml:3:7: error: unknown step 'exce'"), "\(result.stderr)")
         #expect(result.stderr.contains("note: did you mean 'exec'?"))
         #expect(!work.exists(".milepost"))
     }
 
-    @Test func sixtySixWhenTheManifestIsMissing() async throws {
+    @Test func sixtySixWhenTheManifestIsMissing() throws {
         let work = try WorkDirectory()
-        let result = try await work.milepost.run("validate", "--manifest", "nope.yaml")
+        let result = try work.milepost.run("validate", "--manifest", "nope.yaml")
         #expect(result.status == 66)
         #expect(result.stderr.contains("nope.yaml"))
     }
 
-    @Test func seventyFourOnACorruptState() async throws {
+    @Test func seventyFourOnACorruptState() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         try work.write("{not json", to: ".milepost/state.json")
-        let result = try await work.milepost.run("run", "--to", "2.1")
+        let result = try work.milepost.run("run", "--to", "2.1")
         #expect(result.status == 74)
         #expect(try work.read(".milepost/state.json") == "{not json")
     }
 
-    @Test func seventyFiveWhenTheLockIsHeld() async throws {
+    @Test func seventyFiveWhenTheLockIsHeld() throws {
         let work = try WorkDirectory()
-        let holder = try await Self.startLockHolder(in: work)
+        let holder = try Self.startLockHolder(in: work)
         defer { Self.stop(holder, in: work) }
-        let result = try await work.milepost.run("run", "--to", "1", "--lock-timeout", "300ms")
+        let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "300ms")
         #expect(result.status == 75)
         #expect(result.stderr.contains("pid \(holder.process.processIdentifier)"), "\(result.stderr)")
     }
 
     @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
-    func signalsInterruptTheStep(signal: Int32, expected: Int32) async throws {
+    func signalsInterruptTheStep(signal: Int32, expected: Int32) throws {
         let work = try WorkDirectory()
         try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n  2: [{name: exec, with: {command: [touch, second]}}]\n", to: "milepost.yaml")
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "2", "--termination-grace", "5s"])
-        for _ in 0..<1000 where !work.exists("started") { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
         kill(process.processIdentifier, signal)
-        let result = await MilepostBinary.ended(process, stdout, stderr)
+        let result = MilepostBinary.finish(process, stdout, stderr)
         #expect(result.status == expected, "\(result.stderr)")
         #expect(!work.exists("second"))
         let journal = try work.read(".milepost/journal.jsonl")
         #expect(journal.contains(#""event":"step-interrupted""#))
-        #expect(try await work.milepost.run("run", "--to", "2", "--lock-timeout", "1s").status == 2)
+        #expect(try work.milepost.run("run", "--to", "2", "--lock-timeout", "1s").status == 2)
     }
 
-    @Test func aSignalWhileWaitingForTheLockExits143() async throws {
+    @Test func aSignalWhileWaitingForTheLockExits143() throws {
         let work = try WorkDirectory()
-        let holder = try await Self.startLockHolder(in: work)
+        let holder = try Self.startLockHolder(in: work)
         defer { Self.stop(holder, in: work) }
         let (waiter, stdout, stderr) = try work.milepost.start(["run", "--to", "1", "--lock-timeout", "30s"])
         // Waiting for the lock means the lock file is open (signal handlers come before the lock);
         // a fixed sleep sent SIGTERM before the handlers existed on a loaded machine.
         let lock = URL(fileURLWithPath: work.path + "/.milepost/lock").resolvingSymlinksInPath().path
-        #expect(await ReliabilityFixture.eventually {
+        #expect(ReliabilityFixture.eventually {
             ReliabilityRaceTests.openFiles(of: waiter.processIdentifier).contains(lock)
         })
         kill(waiter.processIdentifier, SIGTERM)
-        let result = await MilepostBinary.ended(waiter, stdout, stderr)
+        let result = MilepostBinary.finish(waiter, stdout, stderr)
         #expect(result.status == 143, "\(result.stderr)")
     }
 
     /// A `milepost run` holding the store's lock inside a 30 s step, once the step has started.
-    static func startLockHolder(in work: WorkDirectory) async throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
+    static func startLockHolder(in work: WorkDirectory) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
         try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n", to: "milepost.yaml")
         let holder = try work.milepost.start(["run", "--to", "1"])
-        for _ in 0..<1000 where !work.exists("started") { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
         return holder
     }
 

@@ -14,8 +14,8 @@ import Testing
         """
 
     /// Each step's fingerprint, as `milepost lock` writes it.
-    static func fingerprints(_ work: WorkDirectory) async throws -> [String: String] {
-        let lock = try await work.milepost.run("lock")
+    static func fingerprints(_ work: WorkDirectory) throws -> [String: String] {
+        let lock = try work.milepost.run("lock")
         #expect(lock.status == 0, "\(lock.stderr)")
         return Dictionary(uniqueKeysWithValues: try work.read("milepost.lock").split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
             let fields = $0.split(separator: " ")
@@ -40,16 +40,16 @@ import Testing
         plan["steps"]?.array?.first { $0["id"]?.string == id }
     }
 
-    @Test func aStoreWithARecordedHistoryGivesTheMedianP95AndMaxOfTheStepAsItIsNow() async throws {
+    @Test func aStoreWithARecordedHistoryGivesTheMedianP95AndMaxOfTheStepAsItIsNow() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let fingerprint = try await #require(try Self.fingerprints(work)["2.1/migrate"])
+        let fingerprint = try #require(try Self.fingerprints(work)["2.1/migrate"])
         try Self.recordHistory(
             work, store: "staging", step: "2.1/migrate", milliseconds: [1_000, 3_000, 2_000, 4_000, 10_000], fingerprint: fingerprint)
         // Runs of the entry before it was edited are shown apart.
         try Self.recordHistory(work, store: "staging", step: "2.1/migrate", milliseconds: [50_000, 60_000], fingerprint: "0123456789abcdef")
 
-        let json = try await work.milepost.run("plan", "--to", "2.1", "--history", "staging", "--format", "json")
+        let json = try work.milepost.run("plan", "--to", "2.1", "--history", "staging", "--format", "json")
         #expect(json.status == 0, "\(json.stderr)")
         let plan = try JSONValue(parsing: json.stdout)
         let migrate = Self.step(plan, "2.1/migrate")
@@ -64,7 +64,7 @@ import Testing
         #expect(Self.step(plan, "2.1/backfill")?["expected_ms"] == .integer(120_000))
         #expect(Self.step(plan, "2.1/fresh")?["duration"] == nil)
 
-        let text = try await work.milepost.run("plan", "--to", "2.1", "--history", "staging")
+        let text = try work.milepost.run("plan", "--to", "2.1", "--history", "staging")
         #expect(text.status == 0)
         #expect(text.stdout.contains(
             "duration: 3.0 s median, 10.0 s p95, 10.0 s max (5 runs); "
@@ -72,15 +72,15 @@ import Testing
         #expect(text.stdout.contains("duration: no history; expected: 2 min 00 s"), "\(text.stdout)")
     }
 
-    @Test func runsOnSeveralStoresAreTheHistoryOfTheNextAndAnEditedStepStartsAnew() async throws {
+    @Test func runsOnSeveralStoresAreTheHistoryOfTheNextAndAnEditedStepStartsAnew() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         for store in ["ci-1", "ci-2", "ci-3"] {
-            let run = try await work.milepost.run("run", "--to", "2.1", "--store", store)
+            let run = try work.milepost.run("run", "--to", "2.1", "--store", store)
             #expect(run.status == 0, "\(run.stderr)")
         }
         let history = ["--history", "ci-1", "--history", "ci-2", "--history", "ci-3"]
-        let plan = try JSONValue(parsing: try await work.milepost.run(["plan", "--to", "2.1", "--store", "prod", "--format", "json"] + history).stdout)
+        let plan = try JSONValue(parsing: try work.milepost.run(["plan", "--to", "2.1", "--store", "prod", "--format", "json"] + history).stdout)
         for id in ["2.1/migrate", "2.1/backfill", "2.1/fresh"] {
             #expect(Self.step(plan, id)?["duration"]?["runs"] == .integer(3), "\(id)")
             #expect(Self.step(plan, id)?["edited_duration"] == nil, "\(id)")
@@ -88,20 +88,20 @@ import Testing
         // Edited: its three runs were of another entry.
         try work.write(Self.manifest.replacingOccurrences(of: "id: fresh, with: {command: [sh, -c,", with: "id: fresh, with: {command: [sh, -ec,"),
                        to: "milepost.yaml")
-        let edited = try JSONValue(parsing: try await work.milepost.run(["plan", "--to", "2.1", "--store", "prod", "--format", "json"] + history).stdout)
+        let edited = try JSONValue(parsing: try work.milepost.run(["plan", "--to", "2.1", "--store", "prod", "--format", "json"] + history).stdout)
         #expect(Self.step(edited, "2.1/fresh")?["duration"] == nil)
         #expect(Self.step(edited, "2.1/fresh")?["edited_duration"]?["runs"] == .integer(3))
         #expect(Self.step(edited, "2.1/migrate")?["duration"]?["runs"] == .integer(3))
     }
 
-    @Test func aDeadlineTheHistorySaysIsTooShortFailsPlanAndStopsRunBeforeTheStepWithTheStoreUnchanged() async throws {
+    @Test func aDeadlineTheHistorySaysIsTooShortFailsPlanAndStopsRunBeforeTheStepWithTheStoreUnchanged() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let fingerprint = try await #require(try Self.fingerprints(work)["2.1/migrate"])
+        let fingerprint = try #require(try Self.fingerprints(work)["2.1/migrate"])
         try Self.recordHistory(work, store: "staging", step: "2.1/migrate", milliseconds: [8_000, 9_000, 10_000], fingerprint: fingerprint)
 
         // plan: 10 s (p95 of migrate) + 2 min (backfill's expected:) against 90 s.
-        let plan = try await work.milepost.run("plan", "--to", "2.1", "--history", "staging", "--deadline", "90s", "--format", "json")
+        let plan = try work.milepost.run("plan", "--to", "2.1", "--history", "staging", "--deadline", "90s", "--format", "json")
         #expect(plan.status == 6, "\(plan.stderr)")
         let deadline = try JSONValue(parsing: plan.stdout)["deadline"]
         #expect(deadline?["fits"] == .bool(false))
@@ -111,14 +111,14 @@ import Testing
         #expect(deadline?["background_candidates"]?.array?.map(\.string) == ["2.1/backfill"])
         var environment = work.milepost
         environment.environment["MILEPOST_DEADLINE"] = "90s"
-        let github = try await environment.run("plan", "--to", "2.1", "--history", "staging", "--format", "github")
+        let github = try environment.run("plan", "--to", "2.1", "--history", "staging", "--format", "github")
         #expect(github.status == 6, "\(github.stderr)")
         #expect(github.stdout.contains("::error file=milepost.yaml,line=5,title=milepost%3A over the deadline::"), "\(github.stdout)")
         #expect(github.stdout.contains("2.1/backfill is resumable: 'phase: background' runs it after the release starts"))
-        #expect(try await work.milepost.run("plan", "--to", "2.1", "--history", "staging", "--deadline", "3m").status == 0)
+        #expect(try work.milepost.run("plan", "--to", "2.1", "--history", "staging", "--deadline", "3m").status == 0)
 
         // run: migrate needs 10 s and 5 s are left: it stops before it, and stores nothing.
-        let run = try await work.milepost.run(
+        let run = try work.milepost.run(
             "run", "--to", "2.1", "--store", "prod", "--history", "staging", "--deadline", "5s", "--format", "json")
         #expect(run.status == 6, "\(run.stderr)")
         let report = try JSONValue(parsing: run.stdout)
@@ -133,7 +133,7 @@ import Testing
         #expect(journal.last?["outcome"] as? String == "deadline-refused")
 
         // With 60 s: migrate fits and runs; backfill (2 min) no longer does: the run stops before it.
-        let partial = try await work.milepost.run("run", "--to", "2.1", "--store", "prod", "--history", "staging", "--deadline", "60s")
+        let partial = try work.milepost.run("run", "--to", "2.1", "--store", "prod", "--history", "staging", "--deadline", "60s")
         #expect(partial.status == 6, "\(partial.stderr)")
         #expect(partial.stderr.contains("2.1/backfill needs 2 min 00 s (its 'expected:')"), "\(partial.stderr)")
         #expect(try work.read("ran.txt") == "2.1/migrate\n")
@@ -142,26 +142,26 @@ import Testing
         #expect((state["completed"] as? [[String: Any]])?.map { $0["id"] as? String } == ["2.1/migrate"])
         #expect(state["in_progress"] == nil)
         // With time enough the next run goes on where it stopped.
-        #expect(try await work.milepost.run("run", "--to", "2.1", "--store", "prod", "--history", "staging", "--deadline", "5m").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.1", "--store", "prod", "--history", "staging", "--deadline", "5m").status == 0)
         #expect(try work.read("ran.txt") == "2.1/migrate\n2.1/backfill\n2.1/fresh\n")
     }
 
-    @Test func statusGivesARunningStepsETAFromItsHistory() async throws {
+    @Test func statusGivesARunningStepsETAFromItsHistory() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
               "1.0":
                 - {name: exec, id: wait, with: {command: [sh, -c, 'touch started; while [ ! -e release ]; do sleep 0.05; done']}}
             """, to: "milepost.yaml")
-        let fingerprint = try await #require(try Self.fingerprints(work)["1.0/wait"])
+        let fingerprint = try #require(try Self.fingerprints(work)["1.0/wait"])
         // The store's own journal: the step ran elsewhere before (copied in with `store copy`).
         try Self.recordHistory(work, store: ".milepost", step: "1.0/wait", milliseconds: [60_000, 120_000, 180_000], fingerprint: fingerprint)
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1.0"])
-        #expect(await ReliabilityFixture.eventually { work.exists("started") })
-        let status = try await work.milepost.run("status", "--to", "1.0", "--format", "json")
-        let text = try await work.milepost.run("status", "--to", "1.0")
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
+        let status = try work.milepost.run("status", "--to", "1.0", "--format", "json")
+        let text = try work.milepost.run("status", "--to", "1.0")
         try work.write("", to: "release")
-        #expect(await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60)).status == 0)
+        #expect(MilepostBinary.finish(process, stdout, stderr, within: .seconds(60)).status == 0)
 
         let eta = try JSONValue(parsing: status.stdout)["eta"]
         #expect(eta?["basis"]?.string == "history")

@@ -18,12 +18,12 @@ struct ExporterHandoffTests {
     static let refusingEndpoint = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"]
 
     #if OpenTelemetry
-    @Test func anEndpointHandsTheRunToMilepostOtelBesideIt() async throws {
+    @Test func anEndpointHandsTheRunToMilepostOtelBesideIt() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment = Self.refusingEndpoint
-        let result = try await milepost.run("run", "--to", "2.0")
+        let result = try milepost.run("run", "--to", "2.0")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("running without export"), "\(result.stderr)")
         #expect(try work.read("traceparent.txt").hasPrefix("00-"))
@@ -36,7 +36,7 @@ struct ExporterHandoffTests {
         try work.write(Self.manifest, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment = Self.refusingEndpoint
-        let result = try await milepost.run("run", "--to", "2.0")
+        let result = try milepost.run("run", "--to", "2.0")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("milepost-otel: built without the OpenTelemetry trait"), "\(result.stderr)")
         #expect(result.stderr.contains("1 step ran"), "\(result.stderr)")
@@ -44,15 +44,15 @@ struct ExporterHandoffTests {
     }
     #endif
 
-    @Test func withoutAnEndpointNothingIsHandedOver() async throws {
+    @Test func withoutAnEndpointNothingIsHandedOver() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let result = try await work.milepost.run("run", "--to", "2.0")
+        let result = try work.milepost.run("run", "--to", "2.0")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try work.read("traceparent.txt") == "")
     }
 
-    @Test func withoutMilepostOtelTheRunWarnsAndGoesOnUnexported() async throws {
+    @Test func withoutMilepostOtelTheRunWarnsAndGoesOnUnexported() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         // A copy of milepost alone in a directory: /proc/self/exe names the copy, not a link to the build.
@@ -63,7 +63,7 @@ struct ExporterHandoffTests {
         milepost.environment = Self.refusingEndpoint
         milepost.launcher = ["/bin/sh", "-c", "exec \"$MILEPOST_ALONE\" \"$@\""]
         milepost.environment["MILEPOST_ALONE"] = alone
-        let result = try await milepost.run("run", "--to", "2.0")
+        let result = try milepost.run("run", "--to", "2.0")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("cannot start \(work.path)/bin/milepost-otel: No such file or directory; running without export"), "\(result.stderr)")
         #expect(try work.read("traceparent.txt") == "")

@@ -9,7 +9,7 @@ import Testing
 struct GoldenTakeOverTests {
     /// A holder on another host is frozen (SIGSTOP) mid-step; its 2 s lease lapses; the next run takes the lock over
     /// and stops at the interrupted step; the frozen run, continued, is refused by the fence.
-    @Test func takeover() async throws {
+    @Test func takeover() throws {
         let server = try #require(pgbouncer)
         let schema = "golden_takeover_\(UUID().uuidString.prefix(8).lowercased())"
         let store = "\(server)?milepost_schema=\(schema)&milepost_lease=2s"
@@ -38,25 +38,25 @@ struct GoldenTakeOverTests {
                     kill(frozen, SIGKILL)
                     kill(frozen, SIGCONT)
                 }
-                _ = MilepostBinary.reap(holder, stdout, stderr, within: .seconds(60))
+                _ = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(60))
             }
         }
-        #expect(await ReliabilityFixture.eventually { work.exists("started") })
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
         // milepost is `unshare`'s one child (its pid as this host sees it).
         let children = try String(contentsOfFile: "/proc/\(holder.processIdentifier)/task/\(holder.processIdentifier)/children", encoding: .utf8)
         frozen = try #require(Int32(children.trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(frozen, SIGSTOP)
         transcript.note("milepost run --to 1 --store STORE started in the background on other-host, frozen with SIGSTOP during its step")
-        try await transcript.milepost("run", "--to", "1", "--store", store, "--lock-timeout", "30s")
-        try await transcript.milepost("status", "--to", "1", "--store", store)
-        try await transcript.milepost("status", "--to", "1", "--store", store, "--format", "json")
+        try transcript.milepost("run", "--to", "1", "--store", store, "--lock-timeout", "30s")
+        try transcript.milepost("status", "--to", "1", "--store", store)
+        try transcript.milepost("status", "--to", "1", "--store", store, "--format", "json")
         transcript.note("SIGCONT to the frozen run")
         kill(frozen, SIGCONT)
-        transcript.record(holderArguments, await MilepostBinary.finish(holder, stdout, stderr, within: .seconds(60)))
+        transcript.record(holderArguments, MilepostBinary.finish(holder, stdout, stderr, within: .seconds(60)))
         finished = true
-        try await transcript.milepost("history", "--store", store)
-        try await transcript.milepost("resolve", "1/migrate", "--retry", "--store", store)
-        try await transcript.milepost("status", "--to", "1", "--store", store)
+        try transcript.milepost("history", "--store", store)
+        try transcript.milepost("resolve", "1/migrate", "--retry", "--store", store)
+        try transcript.milepost("status", "--to", "1", "--store", store)
         try transcript.verify()
     }
 }

@@ -5,23 +5,23 @@ extension GoldenTests {
     /// misspelt command, a step name that is not registered (pointed at `-- COMMAND`), a version
     /// that is not one (with the reason), `status` listing every step, and `resolve` of a
     /// misspelt step id: one error prefix, the command's own usage, "did you mean" as in manifests.
-    @Test func firstMinutes() async throws {
+    @Test func firstMinutes() throws {
         let work = try WorkDirectory()
         var transcript = try GoldenTranscript("first-minutes", in: work)
-        try await transcript.milepost("run", "--to", "1.0")
-        try await transcript.milepost("stauts")
-        try await transcript.milepost("init")
-        try await transcript.milepost("new", "0.2", "cleanupOld")
-        try await transcript.milepost("new", "0.2", "exce")
-        try await transcript.milepost("new", "0.2", "cleanup", "--", "echo", "cleaned")
-        try await transcript.milepost("new", "0.3", "breaks", "--", "sh", "-c", "exit 3")
-        try await transcript.milepost("run", "--to", "2.x")
-        try await transcript.milepost("plan", "--from", "0..1", "--to", "0.3")
-        try await transcript.milepost("run", "--to", "0.2")
-        try await transcript.milepost("status", "--to", "0.3")
-        try await transcript.milepost("resolve", "0.2/claenup", "--done")
-        try await transcript.milepost("run", "--to", "0.3")
-        try await transcript.milepost("resolve", "0.3/braeks", "--retry")
+        try transcript.milepost("run", "--to", "1.0")
+        try transcript.milepost("stauts")
+        try transcript.milepost("init")
+        try transcript.milepost("new", "0.2", "cleanupOld")
+        try transcript.milepost("new", "0.2", "exce")
+        try transcript.milepost("new", "0.2", "cleanup", "--", "echo", "cleaned")
+        try transcript.milepost("new", "0.3", "breaks", "--", "sh", "-c", "exit 3")
+        try transcript.milepost("run", "--to", "2.x")
+        try transcript.milepost("plan", "--from", "0..1", "--to", "0.3")
+        try transcript.milepost("run", "--to", "0.2")
+        try transcript.milepost("status", "--to", "0.3")
+        try transcript.milepost("resolve", "0.2/claenup", "--done")
+        try transcript.milepost("run", "--to", "0.3")
+        try transcript.milepost("resolve", "0.3/braeks", "--retry")
         try transcript.verify()
     }
 }

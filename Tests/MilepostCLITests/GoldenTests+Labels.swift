@@ -4,7 +4,7 @@ extension GoldenTests {
     /// Labelled steps and `when:` conditions: what `plan`, `run` and `status` say about the steps in
     /// and out of scope (text and JSON), a later run picking up what an earlier one left out, and a
     /// label expression that does not parse.
-    @Test func labels() async throws {
+    @Test func labels() throws {
         let work = try WorkDirectory()
         try work.write("""
             app: demo
@@ -21,15 +21,15 @@ extension GoldenTests {
 
             """, to: "milepost.yaml")
         var transcript = try GoldenTranscript("labels", in: work)
-        try await transcript.milepost("plan", "--to", "3.0", "--labels", "us or eu and not heavy")
-        try await transcript.milepost("run", "--to", "3.0", "--labels", "us")
-        try await transcript.milepost("plan", "--to", "3.0")
-        try await transcript.milepost("plan", "--to", "3.0", "--labels", "eu and not heavy", "--format", "json")
-        try await transcript.milepost("status", "--to", "3.0", "--labels", "not eu")
-        try await transcript.milepost("run", "--to", "3.0", "--labels", "eu and not heavy")
-        try await transcript.milepost("run", "--to", "3.0")
-        try await transcript.milepost("status", "--to", "3.0")
-        try await transcript.milepost("plan", "--from", "2.0", "--to", "3.0", "--labels", "eu and (heavy")
+        try transcript.milepost("plan", "--to", "3.0", "--labels", "us or eu and not heavy")
+        try transcript.milepost("run", "--to", "3.0", "--labels", "us")
+        try transcript.milepost("plan", "--to", "3.0")
+        try transcript.milepost("plan", "--to", "3.0", "--labels", "eu and not heavy", "--format", "json")
+        try transcript.milepost("status", "--to", "3.0", "--labels", "not eu")
+        try transcript.milepost("run", "--to", "3.0", "--labels", "eu and not heavy")
+        try transcript.milepost("run", "--to", "3.0")
+        try transcript.milepost("status", "--to", "3.0")
+        try transcript.milepost("plan", "--from", "2.0", "--to", "3.0", "--labels", "eu and (heavy")
         try transcript.verify()
     }
 }

@@ -33,46 +33,46 @@ import Testing
     /// A step that records its pid, says it started, and sleeps until killed.
     static let blocking = execSteps([("1", "migrate", "[sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']")])
 
-    @Test func fresh() async throws {
+    @Test func fresh() throws {
         let work = try WorkDirectory()
         try work.write(Self.demo, to: "milepost.yaml")
         var transcript = try GoldenTranscript("fresh", in: work)
-        try await transcript.milepost("validate")
-        try await transcript.milepost("validate", "--format", "json")
-        try await transcript.milepost("validate", "--format", "github")
-        try await transcript.milepost("validate", "--strict")
-        try await transcript.milepost("plan", "--from", "1.0", "--to", "2.7")
-        try await transcript.milepost("plan", "--from", "1.0", "--to", "2.7", "--format", "json")
-        try await transcript.milepost("status")
-        try await transcript.milepost("status", "--format", "json")
-        try await transcript.milepost("status", "--to", "2.7", "--check")
-        try await transcript.milepost("history")
-        try await transcript.milepost("history", "--format", "json")
-        try await transcript.milepost("steps")
-        try await transcript.milepost("steps", "--format", "json")
-        try await transcript.milepost("run", "--to", "2.7", "--dry-run")
-        try await transcript.milepost("run", "--to", "2.1")
-        let second = try await transcript.milepost("run", "--to", "2.7", "--format", "json")
-        try await transcript.milepost("run", "--to", "2.7")
-        try await transcript.milepost("run", "--to", "2.1")
-        try await transcript.milepost("status", "--to", "2.7", "--check")
-        try await transcript.milepost("status", "--to", "3.0", "--format", "json")
-        try await transcript.milepost("plan", "--to", "3.0")
-        try await transcript.milepost("history")
-        try await transcript.milepost("history", "--limit", "2")
+        try transcript.milepost("validate")
+        try transcript.milepost("validate", "--format", "json")
+        try transcript.milepost("validate", "--format", "github")
+        try transcript.milepost("validate", "--strict")
+        try transcript.milepost("plan", "--from", "1.0", "--to", "2.7")
+        try transcript.milepost("plan", "--from", "1.0", "--to", "2.7", "--format", "json")
+        try transcript.milepost("status")
+        try transcript.milepost("status", "--format", "json")
+        try transcript.milepost("status", "--to", "2.7", "--check")
+        try transcript.milepost("history")
+        try transcript.milepost("history", "--format", "json")
+        try transcript.milepost("steps")
+        try transcript.milepost("steps", "--format", "json")
+        try transcript.milepost("run", "--to", "2.7", "--dry-run")
+        try transcript.milepost("run", "--to", "2.1")
+        let second = try transcript.milepost("run", "--to", "2.7", "--format", "json")
+        try transcript.milepost("run", "--to", "2.7")
+        try transcript.milepost("run", "--to", "2.1")
+        try transcript.milepost("status", "--to", "2.7", "--check")
+        try transcript.milepost("status", "--to", "3.0", "--format", "json")
+        try transcript.milepost("plan", "--to", "3.0")
+        try transcript.milepost("history")
+        try transcript.milepost("history", "--limit", "2")
         let run = try #require(try JSONValue(parsing: second.stdout)["run"]?.string)
-        try await transcript.milepost("history", "--run", run, "--format", "json")
+        try transcript.milepost("history", "--run", run, "--format", "json")
         try transcript.verify()
     }
 
     /// `plan` and `validate --format markdown`: what a reviewer reads in a job summary.
-    @Test func markdown() async throws {
+    @Test func markdown() throws {
         let work = try WorkDirectory()
         try work.write(Self.demo, to: "milepost.yaml")
         var transcript = try GoldenTranscript("markdown", in: work)
-        try await transcript.milepost("validate", "--format", "markdown")
-        try await transcript.milepost("plan", "--from", "1.0", "--to", "2.7", "--format", "markdown")
-        try await transcript.milepost("run", "--to", "2.1")
+        try transcript.milepost("validate", "--format", "markdown")
+        try transcript.milepost("plan", "--from", "1.0", "--to", "2.7", "--format", "markdown")
+        try transcript.milepost("run", "--to", "2.1")
         // A step added below the stored version (never runs), and one with text that tries to break the table.
         try work.write(Self.demo + """
 
@@ -88,14 +88,14 @@ import Testing
                   retries: 1
                   with: {command: ['true']}
             """, to: "milepost.yaml")
-        try await transcript.milepost("plan", "--to", "3.0", "--format", "markdown")
-        try await transcript.milepost("plan", "--to", "2.0", "--format", "markdown")
+        try transcript.milepost("plan", "--to", "3.0", "--format", "markdown")
+        try transcript.milepost("plan", "--to", "2.0", "--format", "markdown")
         try work.write("migrations:\n  2.1:\n    - exce\n  two: [exec]\n", to: "milepost.yaml")
-        try await transcript.milepost("validate", "--format", "markdown")
+        try transcript.milepost("validate", "--format", "markdown")
         try transcript.verify()
     }
 
-    @Test func invalid() async throws {
+    @Test func invalid() throws {
         let work = try WorkDirectory()
         try work.write("""
             app: demo
@@ -110,70 +110,70 @@ import Testing
                   timeout: soon
             """, to: "milepost.yaml")
         var transcript = try GoldenTranscript("invalid", in: work)
-        try await transcript.milepost("validate")
-        try await transcript.milepost("validate", "--format", "json")
-        try await transcript.milepost("validate", "--format", "github")
-        try await transcript.milepost("plan", "--from", "1", "--to", "3")
-        try await transcript.milepost("run", "--to", "3")
-        try await transcript.milepost("status", "--to", "3")
-        try await transcript.milepost("validate", "--manifest", "missing.yaml")
+        try transcript.milepost("validate")
+        try transcript.milepost("validate", "--format", "json")
+        try transcript.milepost("validate", "--format", "github")
+        try transcript.milepost("plan", "--from", "1", "--to", "3")
+        try transcript.milepost("run", "--to", "3")
+        try transcript.milepost("status", "--to", "3")
+        try transcript.milepost("validate", "--manifest", "missing.yaml")
         try transcript.verify()
         #expect(!work.exists(".milepost"))
     }
 
-    @Test func strictFailsOnWarnings() async throws {
+    @Test func strictFailsOnWarnings() throws {
         let work = try WorkDirectory()
         try work.write("migrations:\n  2: [{name: exec, with: {command: [\"true\"]}}]\n  1: [{name: exec, with: {command: [\"true\"]}}]\n", to: "milepost.yaml")
         var transcript = try GoldenTranscript("strict", in: work)
-        try await transcript.milepost("validate")
-        try await transcript.milepost("validate", "--strict")
-        try await transcript.milepost("validate", "--strict", "--format", "github")
-        try await transcript.milepost("validate", "--strict", "--format", "json")
+        try transcript.milepost("validate")
+        try transcript.milepost("validate", "--strict")
+        try transcript.milepost("validate", "--strict", "--format", "github")
+        try transcript.milepost("validate", "--strict", "--format", "json")
         try transcript.verify()
     }
 
-    @Test func failed() async throws {
+    @Test func failed() throws {
         let work = try WorkDirectory()
         try work.write(Self.execSteps([("1", "first", "['true']"), ("2", "breaks", "[sh, -c, 'echo boom >&2; exit 3']")]),
                        to: "app.yaml")
         var transcript = try GoldenTranscript("failed", in: work)
-        try await transcript.milepost("run", "--manifest", "app.yaml", "--to", "2")
-        try await transcript.milepost("status", "--manifest", "app.yaml", "--to", "2")
-        try await transcript.milepost("status", "--manifest", "app.yaml", "--to", "2", "--format", "json")
-        try await transcript.milepost("status", "--manifest", "app.yaml", "--to", "2", "--check")
-        try await transcript.milepost("status")
-        try await transcript.milepost("plan", "--manifest", "app.yaml", "--to", "2")
-        try await transcript.milepost("history")
-        try await transcript.milepost("run", "--manifest", "app.yaml", "--to", "2", "--format", "json")
-        try await transcript.milepost("run", "--manifest", "app.yaml", "--to", "2", "--format", "github")
-        try await transcript.milepost("status", "--manifest", "app.yaml", "--to", "2", "--format", "github")
+        try transcript.milepost("run", "--manifest", "app.yaml", "--to", "2")
+        try transcript.milepost("status", "--manifest", "app.yaml", "--to", "2")
+        try transcript.milepost("status", "--manifest", "app.yaml", "--to", "2", "--format", "json")
+        try transcript.milepost("status", "--manifest", "app.yaml", "--to", "2", "--check")
+        try transcript.milepost("status")
+        try transcript.milepost("plan", "--manifest", "app.yaml", "--to", "2")
+        try transcript.milepost("history")
+        try transcript.milepost("run", "--manifest", "app.yaml", "--to", "2", "--format", "json")
+        try transcript.milepost("run", "--manifest", "app.yaml", "--to", "2", "--format", "github")
+        try transcript.milepost("status", "--manifest", "app.yaml", "--to", "2", "--format", "github")
         try transcript.verify()
     }
 
-    @Test func interrupted() async throws {
+    @Test func interrupted() throws {
         let work = try WorkDirectory()
         try work.write(Self.blocking, to: "milepost.yaml")
         var transcript = try GoldenTranscript("interrupted", in: work)
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1", "--store", "state"])
-        for _ in 0..<1000 where !work.exists("started") { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
         kill(process.processIdentifier, SIGKILL)
         work.killOrphanedStep()
-        _ = await MilepostBinary.ended(process, stdout, stderr)
+        _ = MilepostBinary.finish(process, stdout, stderr)
         transcript.note("milepost run --to 1 --store state, killed with SIGKILL during its step")
-        try await transcript.milepost("status", "--to", "1", "--store", "state")
-        try await transcript.milepost("status", "--to", "1", "--store", "state", "--format", "json")
-        try await transcript.milepost("status", "--to", "1", "--store", "state", "--check")
-        try await transcript.milepost("plan", "--to", "1", "--store", "state")
-        try await transcript.milepost("plan", "--to", "1", "--store", "state", "--format", "json")
-        try await transcript.milepost("run", "--to", "1", "--store", "state")
-        try await transcript.milepost("run", "--to", "1", "--store", "state", "--format", "json")
-        try await transcript.milepost("history", "--store", "state")
-        try await transcript.milepost("resolve", "1/migrate", "--retry", "--store", "state")
-        try await transcript.milepost("status", "--to", "1", "--store", "state")
+        try transcript.milepost("status", "--to", "1", "--store", "state")
+        try transcript.milepost("status", "--to", "1", "--store", "state", "--format", "json")
+        try transcript.milepost("status", "--to", "1", "--store", "state", "--check")
+        try transcript.milepost("plan", "--to", "1", "--store", "state")
+        try transcript.milepost("plan", "--to", "1", "--store", "state", "--format", "json")
+        try transcript.milepost("run", "--to", "1", "--store", "state")
+        try transcript.milepost("run", "--to", "1", "--store", "state", "--format", "json")
+        try transcript.milepost("history", "--store", "state")
+        try transcript.milepost("resolve", "1/migrate", "--retry", "--store", "state")
+        try transcript.milepost("status", "--to", "1", "--store", "state")
         try transcript.verify()
     }
 
-    @Test func locked() async throws {
+    @Test func locked() throws {
         let work = try WorkDirectory()
         try work.write(Self.blocking, to: "milepost.yaml")
         var transcript = try GoldenTranscript("locked", in: work)
@@ -187,48 +187,48 @@ import Testing
                 _ = MilepostBinary.finish(holder, stdout, stderr)
             }
         }
-        for _ in 0..<1000 where !work.exists("started") { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
         transcript.note("milepost run --to 1 started in the background; its step is running")
-        try await transcript.milepost("status", "--to", "1")
-        try await transcript.milepost("status", "--to", "1", "--format", "json")
-        try await transcript.milepost("status", "--to", "1", "--check")
-        try await transcript.milepost("plan", "--to", "1")
-        try await transcript.milepost("run", "--to", "1", "--lock-timeout", "300ms")
+        try transcript.milepost("status", "--to", "1")
+        try transcript.milepost("status", "--to", "1", "--format", "json")
+        try transcript.milepost("status", "--to", "1", "--check")
+        try transcript.milepost("plan", "--to", "1")
+        try transcript.milepost("run", "--to", "1", "--lock-timeout", "300ms")
         transcript.note("SIGTERM to the background run")
         kill(holder.processIdentifier, SIGTERM)
-        transcript.record(holderArguments, await MilepostBinary.ended(holder, stdout, stderr))
+        transcript.record(holderArguments, MilepostBinary.finish(holder, stdout, stderr))
         finished = true
-        try await transcript.milepost("status", "--to", "1")
-        try await transcript.milepost("history")
+        try transcript.milepost("status", "--to", "1")
+        try transcript.milepost("history")
         try transcript.verify()
     }
 
-    @Test func drift() async throws {
+    @Test func drift() throws {
         let work = try WorkDirectory()
         let (seed, index) = (("1", "seed", "[sh, -c, 'echo one']"), ("2", "index", "['true']"))
         try work.write(Self.execSteps([seed, index]), to: "milepost.yaml")
         var transcript = try GoldenTranscript("drift", in: work)
-        try await transcript.milepost("run", "--to", "2")
+        try transcript.milepost("run", "--to", "2")
         try work.write(Self.execSteps([
             ("1", "seed", "[sh, -c, 'echo one, changed']"), ("1.5", "late", "['true']"), index, ("3", "next", "['true']"),
         ]), to: "milepost.yaml")
         transcript.note("milepost.yaml edited: 1/seed changed, 1.5/late added below the stored 2, 3/next added")
-        try await transcript.milepost("status", "--to", "3")
-        try await transcript.milepost("status", "--to", "3", "--format", "json")
-        try await transcript.milepost("plan", "--to", "3")
-        try await transcript.milepost("plan", "--to", "3", "--format", "json")
-        try await transcript.milepost("baseline", "2")
-        try await transcript.milepost("baseline", "2.5", "--force")
-        try await transcript.milepost("status", "--to", "3")
+        try transcript.milepost("status", "--to", "3")
+        try transcript.milepost("status", "--to", "3", "--format", "json")
+        try transcript.milepost("plan", "--to", "3")
+        try transcript.milepost("plan", "--to", "3", "--format", "json")
+        try transcript.milepost("baseline", "2")
+        try transcript.milepost("baseline", "2.5", "--force")
+        try transcript.milepost("status", "--to", "3")
         try transcript.verify()
     }
 
-    @Test func help() async throws {
+    @Test func help() throws {
         let work = try WorkDirectory()
         var transcript = try GoldenTranscript("help", in: work)
-        try await transcript.milepost("--help")
+        try transcript.milepost("--help")
         for command in ["validate", "plan", "run", "status", "history", "steps", "baseline", "resolve", "schema", "init", "new", "lock", "revert", "test"] {
-            try await transcript.milepost(command, "--help")
+            try transcript.milepost(command, "--help")
         }
         try transcript.verify()
     }

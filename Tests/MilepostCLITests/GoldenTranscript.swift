@@ -31,9 +31,9 @@ struct GoldenTranscript {
 
     /// Runs `milepost arguments…` in the work directory and records it.
     @discardableResult
-    mutating func milepost(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> MilepostBinary.Result {
+    mutating func milepost(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> MilepostBinary.Result {
         // Help text wraps at COLUMNS when it is set: pin it.
-        let result = try await MilepostBinary(directory: work.path, environment: ["COLUMNS": "80"]).run(arguments)
+        let result = try MilepostBinary(directory: work.path, environment: ["COLUMNS": "80"]).run(arguments)
         record(arguments, result, sourceLocation: sourceLocation)
         return result
     }

@@ -33,10 +33,10 @@ import Testing
         try ReliabilityFixture.journal(in: work).map { "\($0["event"] as? String ?? "?") \($0["step"] as? String ?? "")" }
     }
 
-    @Test func hooksRunAroundARunWithStepsInOrderJournaledAndNeverRecorded() async throws {
+    @Test func hooksRunAroundARunWithStepsInOrderJournaledAndNeverRecorded() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let run = try await work.milepost.run("run", "--to", "1.0", "--format", "json")
+        let run = try work.milepost.run("run", "--to", "1.0", "--format", "json")
         #expect(run.status == 0)
         #expect(try Self.ran(work) == ["before", "warm", "a", "after", "tidy"])
         let document = try JSONValue(parsing: run.stdout)
@@ -55,18 +55,18 @@ import Testing
         #expect(state["completed"]?.array?.compactMap { $0["id"]?.string } == ["1.0/a"])
 
         // An up-to-date run (the fast path) and a dry run run no hook.
-        #expect(try await work.milepost.run("run", "--to", "1.0").status == 0)
-        #expect(try await work.milepost.run("run", "--to", "1.0", "--dry-run").status == 0)
+        #expect(try work.milepost.run("run", "--to", "1.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "1.0", "--dry-run").status == 0)
         #expect(try Self.ran(work) == ["before", "warm", "a", "after", "tidy"])
         // The next run with steps runs them again.
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         #expect(try Self.ran(work) == ["before", "warm", "a", "after", "tidy", "before", "warm", "b", "after", "tidy"])
     }
 
-    @Test func onFailureRunsAfterAFailingStepAndTheRunKeepsTheStepsExitCode() async throws {
+    @Test func onFailureRunsAfterAFailingStepAndTheRunKeepsTheStepsExitCode() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let run = try await MilepostBinary(directory: work.path, environment: ["FAIL_B": "3"]).run(["run", "--to", "2.0"])
+        let run = try MilepostBinary(directory: work.path, environment: ["FAIL_B": "3"]).run(["run", "--to", "2.0"])
         #expect(run.status == 1)
         #expect(try Self.ran(work) == ["before", "warm", "a", "b", "alert"])
         #expect(run.stderr.contains("hook on_failure/alert ok in"))
@@ -75,10 +75,10 @@ import Testing
         #expect(events.suffix(4) == ["step-failed 2.0/b", "hook-started on_failure/alert", "hook-succeeded on_failure/alert", "run-finished 2.0/b"])
     }
 
-    @Test func aFailingBeforeRunHookStopsTheRunBeforeAnyStepWithExit1() async throws {
+    @Test func aFailingBeforeRunHookStopsTheRunBeforeAnyStepWithExit1() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let run = try await MilepostBinary(directory: work.path, environment: ["FAIL_BEFORE": "4"]).run(["run", "--to", "2.0"])
+        let run = try MilepostBinary(directory: work.path, environment: ["FAIL_BEFORE": "4"]).run(["run", "--to", "2.0"])
         #expect(run.status == 1)
         #expect(try Self.ran(work) == ["before"])
         #expect(run.stderr.contains("hook before_run/check FAILED in"))
@@ -91,19 +91,19 @@ import Testing
         #expect(finished["event"] as? String == "run-finished")
         #expect(finished["outcome"] as? String == "failed")
         #expect(finished["step"] as? String == "before_run/check")
-        #expect(try await work.milepost.run("status", "--format", "json").stdout.contains(#""completed" : 0"#))
+        #expect(try work.milepost.run("status", "--format", "json").stdout.contains(#""completed" : 0"#))
     }
 
     /// With a host step, the host store's journal ends the run it started too: `run-started` and
     /// then `run-finished` naming the hook, as the fleet store's (it was left without an end).
-    @Test func aFailingBeforeRunHookEndsTheRunInTheHostStoreToo() async throws {
+    @Test func aFailingBeforeRunHookEndsTheRunInTheHostStoreToo() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest + """
               "1.5":
                 - {name: exec, id: local, scope: host, with: {command: [sh, -c, 'echo local >> ran.txt']}}
 
             """, to: "milepost.yaml")
-        let run = try await MilepostBinary(directory: work.path, environment: ["FAIL_BEFORE": "4"])
+        let run = try MilepostBinary(directory: work.path, environment: ["FAIL_BEFORE": "4"])
             .run(["run", "--to", "2.0", "--host-store", "host"])
         #expect(run.status == 1)
         #expect(try Self.ran(work) == ["before"])
@@ -116,22 +116,22 @@ import Testing
         }
     }
 
-    @Test func aFailingAfterRunHookIsReportedButTheRunSucceedsAndTheOtherHooksRun() async throws {
+    @Test func aFailingAfterRunHookIsReportedButTheRunSucceedsAndTheOtherHooksRun() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let run = try await MilepostBinary(directory: work.path, environment: ["FAIL_AFTER": "2"]).run(["run", "--to", "1.0", "--format", "json"])
+        let run = try MilepostBinary(directory: work.path, environment: ["FAIL_AFTER": "2"]).run(["run", "--to", "1.0", "--format", "json"])
         #expect(run.status == 0)
         #expect(try Self.ran(work) == ["before", "warm", "a", "after", "tidy"])
         let document = try JSONValue(parsing: run.stdout)
         #expect(document["outcome"]?.string == "succeeded")
         #expect(document["hooks"]?.array?.map { $0["status"]?.string } == ["succeeded", "succeeded", "failed", "succeeded"])
-        #expect(try await work.milepost.run("status", "--format", "json").stdout.contains(#""version" : "1.0""#))
+        #expect(try work.milepost.run("status", "--format", "json").stdout.contains(#""version" : "1.0""#))
     }
 
     /// SIGTERM while a failed `before_run` hook waits for its retry: as for a step (hooks and steps
     /// share one attempt loop), no further attempt starts, not even one journaled as cancelled; the
     /// hook's last `hook-failed` stands, the run ends interrupted and exits 143.
-    @Test func aSignalDuringAHooksRetryBackOffStartsNoFurtherAttempt() async throws {
+    @Test func aSignalDuringAHooksRetryBackOffStartsNoFurtherAttempt() throws {
         let work = try WorkDirectory()
         try work.write("""
             hooks:
@@ -143,7 +143,7 @@ import Testing
 
             """, to: "milepost.yaml")
         // The first attempt fails and is journaled; the runner then sleeps 1 s before the second.
-        let result = try await ReliabilityFixture.terminate(work, run: ["--to", "1.0"], after: "hook-failed")
+        let result = try ReliabilityFixture.terminate(work, run: ["--to", "1.0"], after: "hook-failed")
         #expect(result.status == 143, "\(result.stderr)")
         #expect(try work.read("attempts") == "x\n", "an attempt started after the signal")
         #expect(!work.exists("a-ran"))
@@ -153,7 +153,7 @@ import Testing
         #expect(try ReliabilityFixture.journal(in: work).last?["outcome"] as? String == "interrupted")
     }
 
-    @Test func unknownHookKeysAreLocatedErrorsWithDidYouMean() async throws {
+    @Test func unknownHookKeysAreLocatedErrorsWithDidYouMean() throws {
         let work = try WorkDirectory()
         try work.write("""
             hooks:
@@ -164,12 +164,12 @@ import Testing
               "1.0": [{name: exec, with: {command: ['true']}}]
 
             """, to: "milepost.yaml")
-        let validate = try await work.milepost.run("validate")
+        let validate = try work.milepost.run("validate")
         #expect(validate.status == 65)
         #expect(validate.stderr.contains("milepost.yaml:2:3: error: unknown key 'before_runs' in 'hooks'"))
         #expect(validate.stderr.contains("did you mean 'before_run'?"))
         #expect(validate.stderr.contains("milepost.yaml:4:14: error: hook on_failure/exec: 'late' applies only to steps under 'migrations'"))
         try work.write("hook:\n  before_run: [exec]\nmigrations:\n  \"1.0\": [{name: exec, with: {command: ['true']}}]\n", to: "milepost.yaml")
-        #expect(try await work.milepost.run("validate").stderr.contains("did you mean 'hooks'?"))
+        #expect(try work.milepost.run("validate").stderr.contains("did you mean 'hooks'?"))
     }
 }

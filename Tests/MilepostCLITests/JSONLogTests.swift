@@ -4,10 +4,10 @@ import Testing
 /// `--log-format json`: every diagnostic line on stderr is one JSON object with `time`, `level`,
 /// `message`, and `run` and `step` while a step runs.
 @Suite struct JSONLogTests {
-    @Test func stepLogsAreJSONObjectsWithTheRunAndTheStep() async throws {
+    @Test func stepLogsAreJSONObjectsWithTheRunAndTheStep() throws {
         let work = try WorkDirectory()
         try work.write(GoldenTests.execSteps([(threshold: "1.1", id: "first", command: "['true']")]), to: "milepost.yaml")
-        let result = try await work.milepost.run("run", "--to", "1.1", "--format", "json", "--log-format", "json", "--log-level", "info")
+        let result = try work.milepost.run("run", "--to", "1.1", "--format", "json", "--log-format", "json", "--log-level", "info")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.isEmpty == false)
@@ -26,7 +26,7 @@ import Testing
     /// Under `--log-format json` every line of stderr is one JSON object: `run`'s text progress and
     /// summary, a step's stdout and stderr copied through Milepost (a last line without a newline
     /// included), a failure's error, and the pre-start fast path's answer (issue 25, item 15).
-    @Test func everyLineOnStderrIsAJSONObject() async throws {
+    @Test func everyLineOnStderrIsAJSONObject() throws {
         let work = try WorkDirectory()
         try work.write(GoldenTests.execSteps([
             (threshold: "1.1", id: "bar", command: "[sh, -c, 'echo to stdout; echo to stderr >&2; printf unended >&2']"),
@@ -37,7 +37,7 @@ import Testing
                 try #require(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String], "not one JSON object: \(line)")
             }
         }
-        let failed = try await work.milepost.run("run", "--to", "1.2", "--log-format", "json")
+        let failed = try work.milepost.run("run", "--to", "1.2", "--log-format", "json")
         #expect(failed.status == 1, "\(failed.stderr)")
         let lines = try objects(failed.stderr)
         let messages = lines.compactMap { $0["message"] }
@@ -48,13 +48,13 @@ import Testing
         #expect(lines.allSatisfy { $0["time"] != nil && $0["level"] != nil })
         #expect(!failed.stderr.contains("\u{1B}["))
 
-        let invalid = try await work.milepost.run("run", "--to", "1.2", "--log-format", "json", "--manifest", "missing.yaml")
+        let invalid = try work.milepost.run("run", "--to", "1.2", "--log-format", "json", "--manifest", "missing.yaml")
         #expect(invalid.status == 66, "\(invalid.stderr)")
         #expect(try objects(invalid.stderr).contains { $0["level"] == "error" && $0["message"]?.contains("cannot read the manifest") == true })
 
         try work.write(GoldenTests.execSteps([(threshold: "1.1", id: "bar", command: "['true']")]), to: "milepost.yaml")
-        #expect(try await work.milepost.run("baseline", "1.1", "--store", "s").status == 0)
-        let fast = try await work.milepost.run("run", "--to", "1.1", "--store", "s", "--log-format", "json")
+        #expect(try work.milepost.run("baseline", "1.1", "--store", "s").status == 0)
+        let fast = try work.milepost.run("run", "--to", "1.1", "--store", "s", "--log-format", "json")
         #expect(fast.status == 0, "\(fast.stderr)")
         let answer = try objects(fast.stderr)
         #expect(answer.count == 1 && answer.first?["message"]?.hasSuffix("up to date at 1.1") == true, "\(fast.stderr)")
@@ -63,14 +63,14 @@ import Testing
     /// Every line of a step carries its `step` and `attempt` — the library's records, `run`'s
     /// progress lines and the step's own output — and the lines that say how an attempt ended its
     /// `outcome` (issue 43).
-    @Test func stepLinesCarryTheStepTheAttemptAndTheOutcome() async throws {
+    @Test func stepLinesCarryTheStepTheAttemptAndTheOutcome() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
               "1.1":
                 - {name: exec, id: flaky, retries: 1, with: {command: [sh, -c, 'echo attempt output; test -e once || { touch once; exit 1; }']}}
             """, to: "milepost.yaml")
-        let result = try await work.milepost.run("run", "--to", "1.1", "--log-format", "json", "--log-level", "info")
+        let result = try work.milepost.run("run", "--to", "1.1", "--log-format", "json", "--log-level", "info")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try result.stderr.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String], "\(line)")
@@ -91,9 +91,9 @@ import Testing
         #expect(summary["message"]?.contains("1 step ran") == true && summary["step"] == nil, "\(summary)")
     }
 
-    @Test func aBadLogFormatIsAUsageError() async throws {
+    @Test func aBadLogFormatIsAUsageError() throws {
         let work = try WorkDirectory()
-        let result = try await work.milepost.run("run", "--to", "1.1", "--log-format", "xml")
+        let result = try work.milepost.run("run", "--to", "1.1", "--log-format", "xml")
         #expect(result.status == 64, "\(result.stderr)")
     }
 }

@@ -4,11 +4,11 @@ import Testing
 /// docs/json-schema.json is the contract of `--format json`: every command's real output must match
 /// it (here, and in every golden transcript), and docs/json.md must describe every field it declares.
 @Suite struct JSONSchemaTests {
-    @Test func everyCommandsOutputMatchesTheSchema() async throws {
+    @Test func everyCommandsOutputMatchesTheSchema() throws {
         let work = try WorkDirectory()
         try work.write(GoldenTests.demo, to: "milepost.yaml")
         let schema = try JSONSchema()
-        _ = try await work.milepost.run("run", "--to", "2.1")
+        _ = try work.milepost.run("run", "--to", "2.1")
         let outputs: [(command: String, arguments: [String])] = [
             ("validate", ["validate"]), ("plan", ["plan", "--to", "3.0"]),
             ("plans", ["plan", "--from", "1.0", "--from", "2.1", "--to", "3.0"]), ("run", ["run", "--to", "2.7"]),
@@ -19,7 +19,7 @@ import Testing
         ]
         #expect(Set(outputs.map(\.command)) == Set(schema.commands))
         for (command, arguments) in outputs {
-            let result = try await work.milepost.run(arguments + ["--format", "json"])
+            let result = try work.milepost.run(arguments + ["--format", "json"])
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             #expect(schema.problems(ofDocument: result.stdout, command: command) == [], "\(arguments)")
         }

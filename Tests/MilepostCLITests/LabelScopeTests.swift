@@ -29,11 +29,11 @@ import Testing
         return Dictionary(uniqueKeysWithValues: (plan["steps"]?.array ?? []).map { ($0["id"]?.string ?? "", $0) })
     }
 
-    @Test func anExpressionChoosesStepsAndAWiderRunPicksUpTheRest() async throws {
+    @Test func anExpressionChoosesStepsAndAWiderRunPicksUpTheRest() throws {
         let work = try WorkDirectory()
         try work.write(Self.labelled, to: "milepost.yaml")
 
-        let narrow = try await work.milepost.run("run", "--to", "3.0", "--labels", "us")
+        let narrow = try work.milepost.run("run", "--to", "3.0", "--labels", "us")
         #expect(narrow.status == 0, "\(narrow.stderr)")
         #expect(try Self.ran(work) == ["base", "us-data", "notify"])
         let state = try JSONValue(parsing: try work.read(".milepost/state.json"))
@@ -41,51 +41,51 @@ import Testing
         #expect(state["completed"]?.array?.map { $0["id"]?.string } == ["2.1/base", "2.5/us-data", "3.0/notify"])
 
         // Without --labels every step is in scope: the steps left out below 3.0 are pending.
-        let plan = try Self.steps(try await work.milepost.run("plan", "--to", "3.0", "--format", "json").stdout)
+        let plan = try Self.steps(try work.milepost.run("plan", "--to", "3.0", "--format", "json").stdout)
         #expect(plan["2.5/eu-data"]?["status"]?.string == "pending")
         #expect(plan["2.5/eu-data"]?["scope"]?.string == "in")
         #expect(plan["3.0/reindex"]?["status"]?.string == "pending")
         #expect(plan["2.1/base"]?["scope"] == nil)
-        #expect(try await work.milepost.run("status", "--check", "--to", "3.0").status == 4)
+        #expect(try work.milepost.run("status", "--check", "--to", "3.0").status == 4)
 
         // A wider expression at the same version reads the manifest and runs what it now includes.
-        let wider = try await work.milepost.run("run", "--to", "3.0", "--labels", "eu and not heavy")
+        let wider = try work.milepost.run("run", "--to", "3.0", "--labels", "eu and not heavy")
         #expect(wider.status == 0, "\(wider.stderr)")
         #expect(try Self.ran(work) == ["base", "us-data", "notify", "eu-data"])
 
         var fromEnvironment = work.milepost
         fromEnvironment.environment = ["MILEPOST_LABELS": "heavy"]
-        let last = try await fromEnvironment.run("run", "--to", "3.0")
+        let last = try fromEnvironment.run("run", "--to", "3.0")
         #expect(last.status == 0, "\(last.stderr)")
         #expect(try Self.ran(work) == ["base", "us-data", "notify", "eu-data", "reindex"])
-        #expect(try await work.milepost.run("status", "--check", "--to", "3.0").status == 0)
+        #expect(try work.milepost.run("status", "--check", "--to", "3.0").status == 0)
 
         // A plain run at the stored version plans (no --labels run records a digest), finds nothing
         // left out, and is up to date. (`ManifestDigestTests`: it runs what was left out.)
-        let plain = try await work.milepost.run("run", "--to", "3.0")
+        let plain = try work.milepost.run("run", "--to", "3.0")
         #expect(plain.stderr == "milepost: demo up to date at 3.0\n")
         #expect(try Self.ran(work).count == 5)
     }
 
-    @Test func aLaterUpgradeWithoutLabelsRunsTheStepsLeftOutFirst() async throws {
+    @Test func aLaterUpgradeWithoutLabelsRunsTheStepsLeftOutFirst() throws {
         let work = try WorkDirectory()
         try work.write(Self.labelled, to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "2.5", "--labels", "not eu").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.5", "--labels", "not eu").status == 0)
         #expect(try Self.ran(work) == ["base", "us-data"])
-        let run = try await work.milepost.run("run", "--to", "3.0")
+        let run = try work.milepost.run("run", "--to", "3.0")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.ran(work) == ["base", "us-data", "eu-data", "reindex", "notify"])
     }
 
-    @Test func planSaysWhyEachStepIsInOrOut() async throws {
+    @Test func planSaysWhyEachStepIsInOrOut() throws {
         let work = try WorkDirectory()
         try work.write(Self.labelled, to: "milepost.yaml")
-        let text = try await work.milepost.run("plan", "--to", "3.0", "--labels", "eu and not heavy")
+        let text = try work.milepost.run("plan", "--to", "3.0", "--labels", "eu and not heavy")
         #expect(text.status == 0)
         #expect(text.stdout.contains("pending      2.5/eu-data  0 < 2.5 <= 3.0 (labels eu match --labels 'eu and not heavy')"), "\(text.stdout)")
         #expect(text.stdout.contains("out-of-scope 2.5/us-data  labels us do not match --labels 'eu and not heavy'"))
         #expect(text.stdout.contains("out-of-scope 3.0/reindex  labels eu, heavy do not match --labels 'eu and not heavy'"))
-        let json = try await work.milepost.run("plan", "--from", "2.1", "--to", "3.0", "--labels", "eu and not heavy", "--format", "json")
+        let json = try work.milepost.run("plan", "--from", "2.1", "--to", "3.0", "--labels", "eu and not heavy", "--format", "json")
         let root = try JSONValue(parsing: json.stdout)
         #expect(root["labels"]?.string == "eu and not heavy")
         #expect(root["pending"]?.array?.map(\.string) == ["2.5/eu-data", "3.0/notify"])
@@ -100,24 +100,24 @@ import Testing
         ("eu heavy", "column 4: expected 'and', 'or' or the end of the expression, found 'heavy'\n  eu heavy\n     ^"),
         ("", "--labels must not be empty"),
     ] as [(String, String)])
-    func anExpressionThatDoesNotParseIsAUsageErrorAtItsColumn(expression: String, message: String) async throws {
+    func anExpressionThatDoesNotParseIsAUsageErrorAtItsColumn(expression: String, message: String) throws {
         let work = try WorkDirectory()
         try work.write(Self.labelled, to: "milepost.yaml")
         for command in ["run", "plan", "status"] {
-            let result = try await work.milepost.run(command, "--to", "3.0", "--labels", expression)
+            let result = try work.milepost.run(command, "--to", "3.0", "--labels", expression)
             #expect(result.status == 64, "\(command): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(command): \(result.stderr)")
         }
         #expect(!work.exists(".milepost"))
         var fromEnvironment = work.milepost
         fromEnvironment.environment = ["MILEPOST_LABELS": "eu or"]
-        let result = try await fromEnvironment.run("run", "--to", "3.0")
+        let result = try fromEnvironment.run("run", "--to", "3.0")
         #expect(result.status == 64)
         #expect(result.stderr.contains("column 6: expected a label, 'not' or '(', found the end of the expression"), "\(result.stderr)")
         #expect(!work.exists(".milepost"))
     }
 
-    @Test func badLabelsAndConditionsAreLocatedManifestErrors() async throws {
+    @Test func badLabelsAndConditionsAreLocatedManifestErrors() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -126,7 +126,7 @@ import Testing
                 - {name: exec, id: b, lables: [eu], when: fresh, with: {command: ["true"]}}
 
             """, to: "milepost.yaml")
-        let result = try await work.milepost.run("validate")
+        let result = try work.milepost.run("validate")
         #expect(result.status == 65)
         #expect(result.stderr.contains("milepost.yaml:3:33: error: invalid label 'and': use letters, digits, '_', '.' and '-', starting with a letter or '_' (and, or and not are operators)"), "\(result.stderr)")
         #expect(result.stderr.contains("milepost.yaml:3:38: error: invalid label '2x'"))
@@ -157,10 +157,10 @@ import Testing
 
     /// `plan --from V` plans an upgrade and says that a host with no store would be a fresh install
     /// from the manifest's `baseline:` (the key), unless `milepost baseline V` (the command) is run.
-    @Test func planFromSaysAHostWithNoStoreWouldBeAFreshInstall() async throws {
+    @Test func planFromSaysAHostWithNoStoreWouldBeAFreshInstall() throws {
         let work = try WorkDirectory()
         try work.write("baseline: \"0.5\"\n" + Self.conditioned, to: "milepost.yaml")
-        let text = try await work.milepost.run("plan", "--from", "0.9", "--to", "2.0")
+        let text = try work.milepost.run("plan", "--from", "0.9", "--to", "2.0")
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("convert2"))
         let note = text.stdout.split(separator: "\n").last.map(String.init) ?? ""
@@ -168,7 +168,7 @@ import Testing
             + "a host with no store would be a fresh install from the baseline 0.5 (when: fresh-install steps run, "
             + "when: upgrade steps do not), unless `milepost baseline 0.9` records 0.9 on its store first", "\(text.stdout)")
 
-        let json = try await work.milepost.run("plan", "--from", "0.9", "--to", "2.0", "--format", "json")
+        let json = try work.milepost.run("plan", "--from", "0.9", "--to", "2.0", "--format", "json")
         let plan = try JSONValue(parsing: json.stdout)
         #expect(plan["without_store"]?["run"]?.string == "fresh-install")
         #expect(plan["without_store"]?["from"]?.string == "0.5")
@@ -176,65 +176,65 @@ import Testing
         #expect(try JSONSchema().problems(ofDocument: json.stdout, command: "plan") == [])
 
         // What the note says: a host with no store runs the fresh-install steps and skips the upgrade ones…
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         #expect(try Self.ran(work) == ["seed", "always", "seed2"])
         // …and a store given `milepost baseline 0.9` first is the upgrade the plan showed.
         let other = try WorkDirectory()
         try other.write("baseline: \"0.5\"\n" + Self.conditioned, to: "milepost.yaml")
-        #expect(try await other.milepost.run("baseline", "0.9").status == 0)
-        #expect(try await other.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try other.milepost.run("baseline", "0.9").status == 0)
+        #expect(try other.milepost.run("run", "--to", "2.0").status == 0)
         #expect(try Self.ran(other) == ["convert", "always", "convert2"])
 
         // A plan from a store says nothing of the kind.
-        let stored = try await work.milepost.run("plan", "--to", "2.0", "--format", "json")
+        let stored = try work.milepost.run("plan", "--to", "2.0", "--format", "json")
         #expect(try JSONValue(parsing: stored.stdout)["without_store"] == nil)
-        #expect(!(try await work.milepost.run("plan", "--to", "2.0").stdout.contains("a host with no store")))
+        #expect(!(try work.milepost.run("plan", "--to", "2.0").stdout.contains("a host with no store")))
     }
 
-    @Test func aFreshInstallRunsItsStepsAndAnUpgradeItsOwn() async throws {
+    @Test func aFreshInstallRunsItsStepsAndAnUpgradeItsOwn() throws {
         let work = try WorkDirectory()
         try work.write(Self.conditioned, to: "milepost.yaml")
-        let plan = try Self.steps(try await work.milepost.run("plan", "--to", "1.0", "--format", "json").stdout)
+        let plan = try Self.steps(try work.milepost.run("plan", "--to", "1.0", "--format", "json").stdout)
         #expect(plan["1.0/seed"]?["status"]?.string == "pending")
         #expect(plan["1.0/convert"]?["status"]?.string == "out-of-scope")
         #expect(plan["1.0/convert"]?["reason"]?.string == "when: upgrade, and this run is a fresh install")
         #expect(plan["1.0/convert"]?["when"]?.string == "upgrade")
 
-        #expect(try await work.milepost.run("run", "--to", "1.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "1.0").status == 0)
         #expect(try Self.ran(work) == ["seed", "always"])
         // Never pending afterwards: the condition was decided by the run that passed 1.0.
-        let status = try JSONValue(parsing: try await work.milepost.run("status", "--to", "1.0", "--format", "json").stdout)
+        let status = try JSONValue(parsing: try work.milepost.run("status", "--to", "1.0", "--format", "json").stdout)
         #expect(status["pending"]?.array?.isEmpty != false)
         #expect(status["never_run"]?.array?.isEmpty != false)
-        #expect(try await work.milepost.run("status", "--check", "--to", "1.0").status == 0)
+        #expect(try work.milepost.run("status", "--check", "--to", "1.0").status == 0)
 
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         #expect(try Self.ran(work) == ["seed", "always", "convert2"])
-        let after = try Self.steps(try await work.milepost.run("plan", "--to", "2.0", "--format", "json").stdout)
+        let after = try Self.steps(try work.milepost.run("plan", "--to", "2.0", "--format", "json").stdout)
         #expect(after["1.0/convert"]?["status"]?.string == "out-of-scope")
         #expect(after["2.0/seed2"]?["status"]?.string == "out-of-scope")
-        #expect(try await work.milepost.run("status", "--check", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("status", "--check", "--to", "2.0").status == 0)
     }
 
-    @Test func aBaselinedStoreIsUpgraded() async throws {
+    @Test func aBaselinedStoreIsUpgraded() throws {
         let work = try WorkDirectory()
         try work.write(Self.conditioned, to: "milepost.yaml")
-        #expect(try await work.milepost.run("baseline", "0.5").status == 0)
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("baseline", "0.5").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         #expect(try Self.ran(work) == ["convert", "always", "convert2"])
     }
 
-    @Test func anInstallThatFailedIsStillAFreshInstallUntilItSucceeds() async throws {
+    @Test func anInstallThatFailedIsStillAFreshInstallUntilItSucceeds() throws {
         let work = try WorkDirectory()
         try work.write(Self.conditioned, to: "milepost.yaml")
         try work.write("", to: "fail.flag")
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 1)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 1)
         #expect(try Self.ran(work) == ["seed", "always"])
         try FileManager.default.removeItem(atPath: work.path + "/fail.flag")
-        let plan = try Self.steps(try await work.milepost.run("plan", "--to", "2.0", "--format", "json").stdout)
+        let plan = try Self.steps(try work.milepost.run("plan", "--to", "2.0", "--format", "json").stdout)
         #expect(plan["2.0/seed2"]?["status"]?.string == "pending")
         #expect(plan["2.0/convert2"]?["status"]?.string == "out-of-scope")
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         #expect(try Self.ran(work) == ["seed", "always", "seed2"])
     }
 }

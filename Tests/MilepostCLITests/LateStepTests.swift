@@ -19,10 +19,10 @@ import Testing
     static let released: [(threshold: String, id: String, extra: String)] = [("2.1", "a", ""), ("2.2", "b", "")]
 
     /// A store at 2.2 that ran a and b, then the manifest with the hotfix and 2.3.
-    static func hotfixed(header: String = "", hotfix: String = "") async throws -> WorkDirectory {
+    static func hotfixed(header: String = "", hotfix: String = "") throws -> WorkDirectory {
         let work = try WorkDirectory()
         try work.write(manifest(released), to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "2.2").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.2").status == 0)
         try work.write(manifest(released + [("2.1.5", "hotfix", hotfix), ("2.3", "c", "")], header: header), to: "milepost.yaml")
         return work
     }
@@ -31,74 +31,74 @@ import Testing
         try work.read("ran.txt").split(separator: "\n").map(String.init)
     }
 
-    @Test func warnLeavesTheHotfixUnrunAndSaysSoInPlanRunStatusAndValidate() async throws {
-        let work = try await Self.hotfixed()
-        let plan = try JSONValue(parsing: try await work.milepost.run("plan", "--to", "2.3", "--format", "json").stdout)
+    @Test func warnLeavesTheHotfixUnrunAndSaysSoInPlanRunStatusAndValidate() throws {
+        let work = try Self.hotfixed()
+        let plan = try JSONValue(parsing: try work.milepost.run("plan", "--to", "2.3", "--format", "json").stdout)
         let hotfix = plan["steps"]?.array?.first { $0["id"]?.string == "2.1.5/hotfix" }
         #expect(hotfix?["status"]?.string == "skipped")
         #expect(hotfix?["late"]?.string == "warn")
 
-        let validate = try await work.milepost.run("validate", "--store", ".milepost")
+        let validate = try work.milepost.run("validate", "--store", ".milepost")
         #expect(validate.status == 0)
         #expect(validate.stderr.contains("milepost.yaml:8:14: warning: late step"))
         #expect(validate.stderr.contains("warning: late step 2.1.5/hotfix: added at or below 2.2 after this store reached it"))
 
-        let run = try await work.milepost.run("run", "--to", "2.3")
+        let run = try work.milepost.run("run", "--to", "2.3")
         #expect(run.status == 0)
         #expect(run.stderr.contains("milepost.yaml:8:14: warning: late step 2.1.5/hotfix"))
         #expect(try Self.ran(work) == ["a", "b", "c"])
 
-        let status = try JSONValue(parsing: try await work.milepost.run("status", "--to", "2.3", "--format", "json").stdout)
+        let status = try JSONValue(parsing: try work.milepost.run("status", "--to", "2.3", "--format", "json").stdout)
         #expect(status["late"]?.array?.map { $0["policy"]?.string } == ["warn"])
         #expect(status["never_run"]?.array?.map(\.string) == ["2.1.5/hotfix"])
     }
 
-    @Test func runRunsTheHotfixFirstThenTheNewerSteps() async throws {
-        let work = try await Self.hotfixed(header: "late: run\n")
-        let plan = try await work.milepost.run("plan", "--to", "2.3")
+    @Test func runRunsTheHotfixFirstThenTheNewerSteps() throws {
+        let work = try Self.hotfixed(header: "late: run\n")
+        let plan = try work.milepost.run("plan", "--to", "2.3")
         #expect(plan.stdout.contains("pending      2.1.5/hotfix  added at or below 2.2 after this store reached it: runs before the newer steps (late: run)"))
-        let run = try await work.milepost.run("run", "--to", "2.3", "--format", "json")
+        let run = try work.milepost.run("run", "--to", "2.3", "--format", "json")
         #expect(run.status == 0)
         let document = try JSONValue(parsing: run.stdout)
         #expect(document["steps"]?.array?.map { $0["id"]?.string } == ["2.1.5/hotfix", "2.3/c"])
         #expect(document["late"]?.array?.map { $0["id"]?.string } == ["2.1.5/hotfix"])
         #expect(try Self.ran(work) == ["a", "b", "hotfix", "c"])
         // Once run, it is completed like any other step.
-        #expect(try await work.milepost.run("run", "--to", "2.3").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.3").status == 0)
         #expect(try Self.ran(work) == ["a", "b", "hotfix", "c"])
     }
 
-    @Test func failRefusesEveryRunBeforeAnyStepWithALocatedError() async throws {
-        let work = try await Self.hotfixed(header: "late: fail\n")
-        let run = try await work.milepost.run("run", "--to", "2.3")
+    @Test func failRefusesEveryRunBeforeAnyStepWithALocatedError() throws {
+        let work = try Self.hotfixed(header: "late: fail\n")
+        let run = try work.milepost.run("run", "--to", "2.3")
         #expect(run.status == 65)
         #expect(run.stderr.contains("milepost.yaml:9:14: error: late step 2.1.5/hotfix: added at or below 2.2 after this store reached it: a run refuses to start (late: fail)"))
         #expect(run.stderr.contains("refusing to run, nothing ran"))
         #expect(try Self.ran(work) == ["a", "b"])
-        let json = try JSONValue(parsing: try await work.milepost.run("run", "--to", "2.3", "--format", "json").stdout)
+        let json = try JSONValue(parsing: try work.milepost.run("run", "--to", "2.3", "--format", "json").stdout)
         #expect(json["outcome"]?.string == "late-refused")
         #expect(json["exit_code"] == .integer(65))
-        #expect(try await work.milepost.run("run", "--to", "2.3", "--dry-run").status == 65)
-        #expect(try await work.milepost.run("validate", "--store", ".milepost").status == 65)
-        #expect(try await work.milepost.run("validate").status == 0)  // without the store, nothing is late
-        let history = try await work.milepost.run("history")
+        #expect(try work.milepost.run("run", "--to", "2.3", "--dry-run").status == 65)
+        #expect(try work.milepost.run("validate", "--store", ".milepost").status == 65)
+        #expect(try work.milepost.run("validate").status == 0)  // without the store, nothing is late
+        let history = try work.milepost.run("history")
         #expect(history.stdout.contains("late-refused"))
         // A readiness gate does not call ready a store whose next run refuses, even at its version.
-        #expect(try await work.milepost.run("status", "--to", "2.2", "--check").status == 4)
+        #expect(try work.milepost.run("status", "--to", "2.2", "--check").status == 4)
     }
 
-    @Test func aStepsOwnLatePolicyWinsOverTheManifests() async throws {
-        let work = try await Self.hotfixed(header: "late: fail\n", hotfix: "late: run, ")
-        #expect(try await work.milepost.run("run", "--to", "2.3").status == 0)
+    @Test func aStepsOwnLatePolicyWinsOverTheManifests() throws {
+        let work = try Self.hotfixed(header: "late: fail\n", hotfix: "late: run, ")
+        #expect(try work.milepost.run("run", "--to", "2.3").status == 0)
         #expect(try Self.ran(work) == ["a", "b", "hotfix", "c"])
     }
 
     /// A store given a version by `milepost baseline` has the effects of the steps below it: they are not late.
-    @Test func stepsAtOrBelowAStoresBaselineAreNotLate() async throws {
+    @Test func stepsAtOrBelowAStoresBaselineAreNotLate() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest(Self.released + [("2.3", "c", "")], header: "late: run\n"), to: "milepost.yaml")
-        #expect(try await work.milepost.run("baseline", "2.2").status == 0)
-        let run = try await work.milepost.run("run", "--to", "2.3", "--format", "json")
+        #expect(try work.milepost.run("baseline", "2.2").status == 0)
+        let run = try work.milepost.run("run", "--to", "2.3", "--format", "json")
         #expect(run.status == 0)
         #expect(try JSONValue(parsing: run.stdout)["late"] == nil)
         #expect(try Self.ran(work) == ["c"])

@@ -28,22 +28,22 @@ import Testing
         }
     }
 
-    @Test func aHostWithoutLibpqRunsFileStoreManifests() async throws {
+    @Test func aHostWithoutLibpqRunsFileStoreManifests() throws {
         let work = try WorkDirectory()
         try work.write(ExitCodeTests.manifest, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment = Self.noLibpq
-        let result = try await milepost.run("run", "--to", "2.1")
+        let result = try milepost.run("run", "--to", "2.1")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try work.read("ran.txt") == "2.1/touch 1.0 2.1\n")
     }
 
-    @Test func aPostgresURLWithoutLibpqExits69SayingWhatToInstall() async throws {
+    @Test func aPostgresURLWithoutLibpqExits69SayingWhatToInstall() throws {
         let work = try WorkDirectory()
         try work.write(ExitCodeTests.manifest, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment = Self.noLibpq
-        let result = try await milepost.run("run", "--to", "2.1", "--store", "postgres://app@127.0.0.1:1/shop")
+        let result = try milepost.run("run", "--to", "2.1", "--store", "postgres://app@127.0.0.1:1/shop")
         #expect(result.status == 69, "\(result.stderr)")
         #expect(result.stderr.contains(
             "cannot load the PostgreSQL client library /nonexistent/libpq.so.5 (/nonexistent/libpq.so.5: cannot open shared object file"),
@@ -52,12 +52,12 @@ import Testing
         #expect(!work.exists("ran.txt"))
     }
 
-    @Test func aMySQLURLWithoutLibmariadbExits69SayingWhatToInstall() async throws {
+    @Test func aMySQLURLWithoutLibmariadbExits69SayingWhatToInstall() throws {
         let work = try WorkDirectory()
         try work.write(ExitCodeTests.manifest, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment = ["MILEPOST_LIBMARIADB": "/nonexistent/libmariadb.so.3"]
-        let result = try await milepost.run("run", "--to", "2.1", "--store", "mysql://app:s3cret@127.0.0.1:1/shop")
+        let result = try milepost.run("run", "--to", "2.1", "--store", "mysql://app:s3cret@127.0.0.1:1/shop")
         #expect(result.status == 69, "\(result.stderr)")
         #expect(result.stderr.contains("cannot load the MariaDB client library /nonexistent/libmariadb.so.3"), "\(result.stderr)")
         #expect(result.stderr.contains("apt-get install libmariadb3"), "\(result.stderr)")

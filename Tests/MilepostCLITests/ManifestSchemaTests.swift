@@ -8,17 +8,17 @@ import Testing
         .deletingLastPathComponent()
 
     /// The schema of the stock binary, written to `schema.json` in `work`.
-    func writeSchema(in work: WorkDirectory) async throws -> String {
-        let result = try await MilepostBinary(directory: work.path).run("schema")
+    func writeSchema(in work: WorkDirectory) throws -> String {
+        let result = try MilepostBinary(directory: work.path).run("schema")
         #expect(result.status == 0, "\(result.stderr)")
         try work.write(result.stdout, to: "schema.json")
         return work.path + "/schema.json"
     }
 
-    @Test(.enabled(if: SchemaValidator.isConfigured, SchemaValidator.missing)) func isAValidDraft2020Schema() async throws {
+    @Test(.enabled(if: SchemaValidator.isConfigured, SchemaValidator.missing)) func isAValidDraft2020Schema() throws {
         let validator = try SchemaValidator()
         let work = try WorkDirectory()
-        let schema = try await writeSchema(in: work)
+        let schema = try writeSchema(in: work)
         let result = try validator.check(["--check-metaschema", schema])
         #expect(result.status == 0, "\(result.output)")
         let text = try String(contentsOfFile: schema, encoding: .utf8)
@@ -26,9 +26,9 @@ import Testing
         #expect(text.contains(#""enum": ["exec", "mysql", "sql", "sqlite"]"#))
     }
 
-    @Test func describesEachStepsParametersFromItsType() async throws {
+    @Test func describesEachStepsParametersFromItsType() throws {
         let work = try WorkDirectory()
-        let schema = try await JSONValue(parsing: try String(contentsOfFile: writeSchema(in: work), encoding: .utf8))
+        let schema = try JSONValue(parsing: try String(contentsOfFile: writeSchema(in: work), encoding: .utf8))
         guard case .array(let branches)? = schema["$defs"]?["stepEntry"]?["allOf"] else {
             Issue.record("no allOf in stepEntry")
             return
@@ -47,14 +47,14 @@ import Testing
         #expect(sql["required"] == nil)
     }
 
-    @Test(.enabled(if: SchemaValidator.isConfigured, SchemaValidator.missing)) func acceptsEveryManifestOfTheProject() async throws {
+    @Test(.enabled(if: SchemaValidator.isConfigured, SchemaValidator.missing)) func acceptsEveryManifestOfTheProject() throws {
         let validator = try SchemaValidator()
         let work = try WorkDirectory()
-        let schema = try await writeSchema(in: work)
+        let schema = try writeSchema(in: work)
         let manifests = ["manifests/example.yaml", "manifests/reference.yaml", "fuzz/corpus/manifest/valid-minimal.yaml"]
         for manifest in manifests {
             let path = Self.repository.appendingPathComponent(manifest).path
-            let validate = try await MilepostBinary(directory: work.path).run("validate", "--manifest", path)
+            let validate = try MilepostBinary(directory: work.path).run("validate", "--manifest", path)
             #expect(validate.status == 0, "\(manifest): \(validate.stderr)")
             // As the YAML language server sees it: thresholds as written.
             let json = try ManifestJSON.of(yaml: try String(contentsOfFile: path, encoding: .utf8))
@@ -92,13 +92,13 @@ import Testing
         ("bad repeat", "migrations:\n  \"2.1\":\n    - name: exec\n      with: {command: [\"true\"]}\n      repeat: always\n"),
     ]
 
-    @Test(.enabled(if: SchemaValidator.isConfigured, SchemaValidator.missing)) func rejectsBrokenManifestsValidateRejects() async throws {
+    @Test(.enabled(if: SchemaValidator.isConfigured, SchemaValidator.missing)) func rejectsBrokenManifestsValidateRejects() throws {
         let validator = try SchemaValidator()
         let work = try WorkDirectory()
-        let schema = try await writeSchema(in: work)
+        let schema = try writeSchema(in: work)
         for (problem, text) in Self.broken {
             try work.write(text, to: "milepost.yaml")
-            let validate = try await MilepostBinary(directory: work.path).run("validate")
+            let validate = try MilepostBinary(directory: work.path).run("validate")
             #expect(validate.status == 65, "validate accepted: \(problem)")
             let result = try validator.validate(work.path + "/milepost.yaml", against: schema)
             #expect(result.status == 1, "the schema accepted: \(problem)\n\(result.output)")

@@ -17,7 +17,7 @@ import Testing
         }
     }
 
-    @Test func aFailingStepThatEchoesTheSecretNeverShowsIt() async throws {
+    @Test func aFailingStepThatEchoesTheSecretNeverShowsIt() throws {
         let work = try WorkDirectory()
         try work.write("""
             secrets: [DB_PASSWORD]
@@ -29,7 +29,7 @@ import Testing
                     command: [sh, -c, 'echo "connecting with $0"; printf "password %s" "$0" >&2; exit 3', '${DB_PASSWORD}']
             """, to: "milepost.yaml")
         try work.write("DB_PASSWORD=\(Self.password)\n", to: "prod.env")
-        let run = try await work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env", "--format", "json", "--log-level", "debug")
+        let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env", "--format", "json", "--log-level", "debug")
         #expect(run.status == 1, "\(run.stderr)")
         #expect(!run.stdout.contains(Self.password), "\(run.stdout)")
         #expect(!run.stderr.contains(Self.password), "\(run.stderr)")
@@ -43,19 +43,19 @@ import Testing
         for file in files { #expect(!file.text.contains(Self.password), "\(file.path): \(file.text)") }
         #expect(files.first { $0.path == "journal.jsonl" }?.text.contains("password ***") == true)
 
-        let github = try await work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env", "--format", "github")
+        let github = try work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env", "--format", "github")
         #expect(github.status == 1, "\(github.stderr)")
         #expect(github.stdout.contains("password ***"), "\(github.stdout)")  // the workflow annotation of the failure
         #expect(!(github.stdout + github.stderr).contains(Self.password), "\(github.stdout) \(github.stderr)")
         for command in [["status", "--format", "json"], ["status", "--format", "github"], ["history", "--format", "json"], ["status"], ["history"]] {
-            let shown = try await work.milepost.run(command)
+            let shown = try work.milepost.run(command)
             #expect(!(shown.stdout + shown.stderr).contains(Self.password), "\(command): \(shown.stdout) \(shown.stderr)")
         }
     }
 
     /// `${secret:NAME}` marks a variable secret where it is used; a value cut across two writes of
     /// the child is still masked.
-    @Test func anInlineSecretIsMaskedEvenWhenWrittenInPieces() async throws {
+    @Test func anInlineSecretIsMaskedEvenWhenWrittenInPieces() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -66,7 +66,7 @@ import Testing
                     command: [sh, -c, 'printf "%s" "$${TOKEN%??????}"; sleep 0.3; printf "%s\\n" "$${TOKEN#?????}"; echo "token $TOKEN" >&2; exit 1']
                     env: {TOKEN: '${secret:API_TOKEN}'}
             """, to: "milepost.yaml")
-        let run = try await MilepostBinary(directory: work.path, environment: ["API_TOKEN": Self.password]).run("run", "--to", "1.0")
+        let run = try MilepostBinary(directory: work.path, environment: ["API_TOKEN": Self.password]).run("run", "--to", "1.0")
         #expect(run.status == 1, "\(run.stderr)")
         #expect(!run.stderr.contains(Self.password), "\(run.stderr)")
         #expect(!run.stderr.contains("hunte"), "\(run.stderr)")
@@ -77,10 +77,10 @@ import Testing
         }
     }
 
-    @Test func secretsMustBeAListOfNames() async throws {
+    @Test func secretsMustBeAListOfNames() throws {
         let work = try WorkDirectory()
         try work.write("secrets: [DB-PASSWORD]\nsecret: []\nmigrations:\n  1.0: [{name: exec, with: {command: [\"true\"]}}]\n", to: "milepost.yaml")
-        let result = try await work.milepost.run("validate")
+        let result = try work.milepost.run("validate")
         #expect(result.status == 65)
         #expect(result.stderr.contains("milepost.yaml:1:11: error: invalid variable name 'DB-PASSWORD'"), "\(result.stderr)")
         #expect(result.stderr.contains("milepost.yaml:2:1: error: unknown key 'secret' in the manifest"), "\(result.stderr)")
@@ -91,7 +91,7 @@ import Testing
     /// hide nothing: a secret shorter than 6 characters is refused at its declaration or use, by
     /// `run` before any step and by `validate` (issue 25, item 12).
     @Test(arguments: ["secrets: [DB_PASSWORD]\n", ""])
-    func aSecretTooShortToMaskIsRefused(declaration: String) async throws {
+    func aSecretTooShortToMaskIsRefused(declaration: String) throws {
         let work = try WorkDirectory()
         let use = declaration.isEmpty ? "${secret:DB_PASSWORD}" : "${DB_PASSWORD}"
         try work.write(declaration + """
@@ -101,16 +101,16 @@ import Testing
             """, to: "milepost.yaml")
         for value in ["x", "abcde"] {
             try work.write("DB_PASSWORD=\(value)\n", to: "prod.env")
-            let run = try await work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env")
+            let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env")
             #expect(run.status == 65, "\(run.stderr)")
             #expect(run.stderr.contains("the value of the secret variable 'DB_PASSWORD' is too short to mask (\(value.count) of at least 6 characters)"), "\(run.stderr)")
             #expect(!run.stderr.contains("***"), "\(run.stderr)")
             #expect(!work.exists("ran"))
-            let validate = try await work.milepost.run("validate", "--env-file", "prod.env")
+            let validate = try work.milepost.run("validate", "--env-file", "prod.env")
             #expect(validate.status == 65 && validate.stderr.contains("too short to mask"), "\(validate.stderr)")
         }
         try work.write("DB_PASSWORD=abcdef\n", to: "prod.env")
-        let run = try await work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env")
+        let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "prod.env")
         #expect(run.status == 1 && run.stderr.contains("exited with status 3"), "\(run.stderr)")
         #expect(run.stderr.contains("***") && !run.stderr.contains("abcdef"), "\(run.stderr)")
     }
@@ -119,7 +119,7 @@ import Testing
     /// it runs (`status` text and JSON), the journal (append-only), `history`, the service manager's
     /// `STATUS=` datagrams and the warning for a line of unknown kind. Each gets `***`, never the
     /// value, written in one piece or cut at the warning's 80 characters (issue 42, item 6).
-    @Test func progressMessagesAndControlLinesNeverShowTheSecret() async throws {
+    @Test func progressMessagesAndControlLinesNeverShowTheSecret() throws {
         let work = try WorkDirectory()
         let padding = String(repeating: "x", count: 75)
         try work.write("""
@@ -137,27 +137,26 @@ import Testing
         var milepost = work.milepost
         milepost.environment = ["DB_PASSWORD": Self.password, "NOTIFY_SOCKET": receiver.address, "MILEPOST_NOTIFY_INTERVAL": "100ms"]
         let (process, stdout, stderr) = try milepost.start(["run", "--to", "1.0", "--progress-interval", "0ms"])
-        #expect(await ReliabilityFixture.eventually {
-            guard work.exists("reported") else { return false }
-            return (try? await work.milepost.run("status").stdout)?.contains("copying via") == true
+        #expect(ReliabilityFixture.eventually {
+            work.exists("reported") && (try? work.milepost.run("status").stdout)?.contains("copying via") == true
         })
-        let status = try await work.milepost.run("status")
+        let status = try work.milepost.run("status")
         #expect(status.stdout.contains("1/10 (10%): copying via postgres://app:***@db/shop"), "\(status.stdout)")
-        let statusJSON = try await work.milepost.run("status", "--format", "json")
+        let statusJSON = try work.milepost.run("status", "--format", "json")
         #expect(statusJSON.stdout.contains("copying via postgres://app:***@db/shop"), "\(statusJSON.stdout)")
         let stateWhileRunning = try work.read(".milepost/state.json")
         for shown in [status.stdout, statusJSON.stdout, stateWhileRunning] { #expect(!shown.contains(Self.password), "\(shown)") }
 
         try FileManager.default.removeItem(atPath: work.path + "/hold")
-        let run = await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
-        try await Task.sleep(for: .milliseconds(200))
+        let run = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        usleep(200_000)
         let statuses = receiver.stop().flatMap { $0.values("STATUS") }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("ignored a control line: frobnicate ***"), "\(run.stderr)")
         #expect(statuses.contains { $0.hasSuffix(": copying via postgres://app:***@db/shop") }, "\(statuses)")
-        let history = try await work.milepost.run("history")
+        let history = try work.milepost.run("history")
         #expect(history.stdout.contains("1/10: copying via postgres://app:***@db/shop"), "\(history.stdout)")
-        let historyJSON = try await work.milepost.run("history", "--format", "json")
+        let historyJSON = try work.milepost.run("history", "--format", "json")
         let journal = try work.read(".milepost/journal.jsonl")
         #expect(journal.contains("copying via postgres://app:***@db/shop"), "\(journal)")
         for shown in [run.stdout, run.stderr, history.stdout, historyJSON.stdout, journal, try work.read(".milepost/state.json")] + statuses {

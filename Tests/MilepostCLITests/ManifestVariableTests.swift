@@ -14,11 +14,11 @@ import Testing
                 command: [sh, -c, 'echo "$0 $1 $$" > out.txt', '${DB_URL:?set DB_URL to the database}', '${MODE:-safe}']
         """
 
-    @Test func valuesComeFromTheEnvironmentAndTheEnvFileTheEnvironmentWinning() async throws {
+    @Test func valuesComeFromTheEnvironmentAndTheEnvFileTheEnvironmentWinning() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         try work.write("# deploy settings\nexport DB_URL='postgres://db/app'\nMODE=fast\n", to: "deploy.env")
-        let run = try await MilepostBinary(directory: work.path, environment: ["MODE": "slow"])
+        let run = try MilepostBinary(directory: work.path, environment: ["MODE": "slow"])
             .run("run", "--to", "1.0", "--env-file", "deploy.env")
         #expect(run.status == 0, "\(run.stderr)")
         let out = try String(contentsOfFile: work.path + "/out.txt", encoding: .utf8)
@@ -28,26 +28,26 @@ import Testing
 
     /// An env file saved with CRLF line ends (an editor on Windows) sets each variable: read by
     /// `Character`, the first one took the rest of the file as its value (issue 47).
-    @Test func anEnvFileWithCRLFLineEndsSetsEachVariable() async throws {
+    @Test func anEnvFileWithCRLFLineEndsSetsEachVariable() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         try work.write("DB_URL=postgres://db/app\r\nMODE=fast\r\n", to: "deploy.env")
-        let run = try await work.milepost.run("run", "--to", "1.0", "--env-file", "deploy.env")
+        let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "deploy.env")
         #expect(run.status == 0, "\(run.stderr)")
         let out = try String(contentsOfFile: work.path + "/out.txt", encoding: .utf8)
         #expect(out.hasPrefix("postgres://db/app fast "), "\(out)")
     }
 
-    @Test func defaultsApplyWhenUnset() async throws {
+    @Test func defaultsApplyWhenUnset() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let run = try await MilepostBinary(directory: work.path, environment: ["DB_URL": "db"]).run("run", "--to", "1.0")
+        let run = try MilepostBinary(directory: work.path, environment: ["DB_URL": "db"]).run("run", "--to", "1.0")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try String(contentsOfFile: work.path + "/out.txt", encoding: .utf8).hasPrefix("db safe "))
     }
 
     /// An unset required variable is a located error (65) and no step runs, nothing is stored.
-    @Test func anUnsetRequiredVariableStopsTheRunBeforeAnyStep() async throws {
+    @Test func anUnsetRequiredVariableStopsTheRunBeforeAnyStep() throws {
         let work = try WorkDirectory()
         try work.write("""
             variables: [DB_URL]
@@ -60,7 +60,7 @@ import Testing
                   id: connect
                   with: {command: [sh, -c, 'echo "$0"', '${DB_URL:?set DB_URL to the database}']}
             """, to: "milepost.yaml")
-        let run = try await work.milepost.run("run", "--to", "1.0")
+        let run = try work.milepost.run("run", "--to", "1.0")
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("""
             milepost.yaml:9:45: error: step 'exec': variable 'DB_URL' is not set: set DB_URL to the database
@@ -71,13 +71,13 @@ import Testing
     }
 
     /// `validate` checks only the syntax, unless asked to check an environment with `--env-file`.
-    @Test func validateChecksSyntaxAndWithAnEnvFileTheValues() async throws {
+    @Test func validateChecksSyntaxAndWithAnEnvFileTheValues() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let syntax = try await work.milepost.run("validate")
+        let syntax = try work.milepost.run("validate")
         #expect(syntax.status == 0, "\(syntax.stderr)")
         try work.write("MODE=fast\n", to: "prod.env")
-        let checked = try await work.milepost.run("validate", "--env-file", "prod.env", "--format", "json")
+        let checked = try work.milepost.run("validate", "--env-file", "prod.env", "--format", "json")
         #expect(checked.status == 65, "\(checked.stderr)")
         let document = try ReliabilityFixture.object(checked.stdout)
         let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
@@ -86,29 +86,29 @@ import Testing
         #expect(diagnostics.first?["column"] as? Int == 56)
         #expect((diagnostics.first?["message"] as? String)?.contains("variable 'DB_URL' is not set") == true)
         try work.write("DB_URL=x\n", to: "prod.env")
-        #expect(try await work.milepost.run("validate", "--env-file", "prod.env").status == 0)
+        #expect(try work.milepost.run("validate", "--env-file", "prod.env").status == 0)
     }
 
-    @Test func malformedReferencesAndEnvFilesAreLocatedErrors() async throws {
+    @Test func malformedReferencesAndEnvFilesAreLocatedErrors() throws {
         let work = try WorkDirectory()
         try work.write("variables: [DB_URL]\nmigrations:\n  1.0: [{name: exec, with: {command: [echo, '${DB_URL']}}]\n", to: "milepost.yaml")
-        let syntax = try await work.milepost.run("validate")
+        let syntax = try work.milepost.run("validate")
         #expect(syntax.status == 65)
         #expect(syntax.stderr.contains("milepost.yaml:3:45: error: step 'exec': 'command[1]': '${' without a closing '}'"), "\(syntax.stderr)")
 
         try work.write("migrations:\n  1.0: [{name: exec, with: {command: [echo]}}]\n", to: "milepost.yaml")
         try work.write("OK=1\nnot an entry\n", to: "bad.env")
-        let badFile = try await work.milepost.run("run", "--to", "1.0", "--env-file", "bad.env")
+        let badFile = try work.milepost.run("run", "--to", "1.0", "--env-file", "bad.env")
         #expect(badFile.status == 65, "\(badFile.stderr)")
         #expect(badFile.stderr.contains("bad.env:2:1: error: expected NAME=value"), "\(badFile.stderr)")
-        let missing = try await work.milepost.run("run", "--to", "1.0", "--env-file", "nope.env")
+        let missing = try work.milepost.run("run", "--to", "1.0", "--env-file", "nope.env")
         #expect(missing.status == 66, "\(missing.stderr)")
     }
 
     /// Shell text in a step passes through unchanged: `${x:-none}` is the shell's, because `x` is no
     /// declared variable; a declared one beside it is substituted, and `validate` says which is which
     /// (issue 25, item 9).
-    @Test func shellTextIsKeptAndValidateSaysWhatIsSubstituted() async throws {
+    @Test func shellTextIsKeptAndValidateSaysWhatIsSubstituted() throws {
         let work = try WorkDirectory()
         try work.write("""
             variables: [GREETING]
@@ -116,33 +116,33 @@ import Testing
               1.0:
                 - {name: exec, id: shell, with: {command: [sh, -c, 'x=1; echo "${x:-none} $0" > out.txt', '${GREETING}']}}
             """, to: "milepost.yaml")
-        let run = try await MilepostBinary(directory: work.path, environment: ["GREETING": "hello", "x": "env"]).run("run", "--to", "1.0")
+        let run = try MilepostBinary(directory: work.path, environment: ["GREETING": "hello", "x": "env"]).run("run", "--to", "1.0")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try work.read("out.txt") == "1 hello\n")
-        let validate = try await work.milepost.run("validate")
+        let validate = try work.milepost.run("validate")
         #expect(validate.status == 0, "\(validate.stderr)")
         #expect(validate.stdout.contains("milepost.yaml: substitutes ${GREETING}; keeps ${x:-none} as written for the step's shell"), "\(validate.stdout)")
-        let json = try ReliabilityFixture.object(try await work.milepost.run("validate", "--format", "json").stdout)
+        let json = try ReliabilityFixture.object(try work.milepost.run("validate", "--format", "json").stdout)
         #expect(json["substituted_variables"] as? [String] == ["GREETING"])
         #expect(json["kept_for_shell"] as? [String] == ["${x:-none}"])
     }
 
     /// A manifest written before the rule changed (no `variables:`) gets a warning from `validate`
     /// at each `${NAME}` it now keeps for the shell; `variables: []` says it means none.
-    @Test func anUndeclaredVariableIsAWarningInAManifestWithoutVariables() async throws {
+    @Test func anUndeclaredVariableIsAWarningInAManifestWithoutVariables() throws {
         let work = try WorkDirectory()
         try work.write("migrations:\n  1.0: [{name: exec, with: {command: [echo, '${DB_URL}']}}]\n", to: "milepost.yaml")
-        let validate = try await work.milepost.run("validate", "--strict")
+        let validate = try work.milepost.run("validate", "--strict")
         #expect(validate.status == 65, "\(validate.stderr)")
         #expect(validate.stderr.contains("milepost.yaml:2:45: warning: '${DB_URL}' is kept as written for the step's shell"), "\(validate.stderr)")
         try work.write("variables: []\nmigrations:\n  1.0: [{name: exec, with: {command: [echo, '${DB_URL}']}}]\n", to: "milepost.yaml")
-        #expect(try await work.milepost.run("validate", "--strict").status == 0)
+        #expect(try work.milepost.run("validate", "--strict").status == 0)
     }
 
     /// A variable only a completed step uses is not needed by a later run or a revert: only the
     /// steps a command runs (or reverts) need their variables; `validate` still checks every step
     /// (issue 25, item 10).
-    @Test func aVariableOfACompletedStepIsNotRequiredLater() async throws {
+    @Test func aVariableOfACompletedStepIsNotRequiredLater() throws {
         let work = try WorkDirectory()
         let first = """
             variables: [DB_PASSWORD]
@@ -155,30 +155,30 @@ import Testing
 
             """
         try work.write(first, to: "milepost.yaml")
-        let seeded = try await MilepostBinary(directory: work.path, environment: ["DB_PASSWORD": "s3cret-pw"]).run("run", "--to", "1.5")
+        let seeded = try MilepostBinary(directory: work.path, environment: ["DB_PASSWORD": "s3cret-pw"]).run("run", "--to", "1.5")
         #expect(seeded.status == 0, "\(seeded.stderr)")
         try work.write(first + """
               2.0:
                 - {name: exec, id: later, with: {command: [touch, later]}, revert: {command: [rm, later]}}
                 - {name: exec, id: needs, with: {command: [sh, -c, 'echo "$0" > needs.txt', '${DB_PASSWORD:-unset}']}, revert: {command: [rm, needs.txt]}}
             """, to: "milepost.yaml")
-        let later = try await work.milepost.run("run", "--to", "2.0")
+        let later = try work.milepost.run("run", "--to", "2.0")
         #expect(later.status == 0, "\(later.stderr)")
         #expect(work.exists("later") && (try? work.read("needs.txt")) == "unset\n")
-        let revert = try await work.milepost.run("revert", "--to", "1.5")
+        let revert = try work.milepost.run("revert", "--to", "1.5")
         #expect(revert.status == 0, "\(revert.stderr)")
         #expect(!work.exists("later"))
         // A step that runs still needs its variable: exit 65 before anything runs.
-        let again = try await work.milepost.run("run", "--to", "2.0")
+        let again = try work.milepost.run("run", "--to", "2.0")
         #expect(again.status == 0, "\(again.stderr)")
-        let revertAll = try await work.milepost.run("revert", "--to", "1.0")
+        let revertAll = try work.milepost.run("revert", "--to", "1.0")
         #expect(revertAll.status == 65, "\(revertAll.stderr)")
         #expect(revertAll.stderr.contains("milepost.yaml:7:49: error: step 'exec': variable 'DB_PASSWORD' is not set"), "\(revertAll.stderr)")
 
         #expect(work.exists("seed.txt") && work.exists("later"))
         // validate, given the values to check, still reports every unset variable.
         try work.write("OTHER=1\n", to: "empty.env")
-        let validate = try await work.milepost.run("validate", "--env-file", "empty.env")
+        let validate = try work.milepost.run("validate", "--env-file", "empty.env")
         #expect(validate.status == 65 && validate.stderr.contains("variable 'DB_PASSWORD' is not set"), "\(validate.stderr)")
     }
 
@@ -186,7 +186,7 @@ import Testing
     /// `validate` said only "substitutes ${REGION}". It warns at the use, showing the safe form (the
     /// value as an argument after the script, read there as "$1"), `--strict` refuses it, and the
     /// safe form is clean — in a `revert:` too (issue 42, item 7).
-    @Test func aVariableSubstitutedIntoAShellScriptIsAWarningThatShowsTheSafeForm() async throws {
+    @Test func aVariableSubstitutedIntoAShellScriptIsAWarningThatShowsTheSafeForm() throws {
         let work = try WorkDirectory()
         try work.write("""
             variables: [REGION]
@@ -197,7 +197,7 @@ import Testing
                   with: {command: [sh, -c, 'deploy --region ${REGION}']}
                   revert: {command: [/bin/bash, -o, pipefail, -ec, 'undeploy --region "${REGION}"']}
             """, to: "milepost.yaml")
-        let validate = try await work.milepost.run("validate")
+        let validate = try work.milepost.run("validate")
         #expect(validate.status == 0, "\(validate.stderr)")
         let advice = "where its value runs as shell code (a ';' or '$(…)' in it runs a command); pass it as an argument after "
             + "the script and read it there quoted: "
@@ -205,7 +205,7 @@ import Testing
             + advice + "[sh, -c, '… \"$1\" …', sh, '${REGION}']"), "\(validate.stderr)")
         #expect(validate.stderr.contains("milepost.yaml:7:56: warning: step 'exec': ${REGION} is substituted into the text of the 'bash -c' script, "
             + advice + "[bash, -c, '… \"$1\" …', bash, '${REGION}']"), "\(validate.stderr)")
-        #expect(try await work.milepost.run("validate", "--strict").status == 65)
+        #expect(try work.milepost.run("validate", "--strict").status == 65)
 
         try work.write("""
             variables: [REGION]
@@ -216,11 +216,11 @@ import Testing
                   with: {command: [sh, -c, 'echo deploy --region "$1" > deployed.txt', sh, '${REGION}']}
                   revert: {command: [bash, -ec, 'undeploy --region "$1"', bash, '${REGION}']}
             """, to: "milepost.yaml")
-        let safe = try await work.milepost.run("validate", "--strict")
+        let safe = try work.milepost.run("validate", "--strict")
         #expect(safe.status == 0, "\(safe.stderr)")
         var milepost = work.milepost
         milepost.environment = ["REGION": "eu; touch pwned"]
-        #expect(try await milepost.run("run", "--to", "1.0").status == 0)
+        #expect(try milepost.run("run", "--to", "1.0").status == 0)
         #expect(try work.read("deployed.txt") == "deploy --region eu; touch pwned\n")
         #expect(!work.exists("pwned"))
     }
@@ -229,7 +229,7 @@ import Testing
     /// it, writable by others or owned by another user) gave its values to commands root runs. It
     /// is refused, as ssh refuses such keys, before anything runs (issue 42, item 7).
     @Test(.enabled(if: geteuid() == 0, "needs root: the check is for runs as root"))
-    func asRootAnEnvFileAnotherUserCouldWriteIsRefused() async throws {
+    func asRootAnEnvFileAnotherUserCouldWriteIsRefused() throws {
         let work = try WorkDirectory()
         try work.write("""
             variables: [REGION]
@@ -248,14 +248,14 @@ import Testing
         ] as [(() -> Int32, String)] {
             chmod(file, 0o600); chown(file, 0, 0); chmod(directory, 0o755)
             #expect(change() == 0)
-            let run = try await work.milepost.run("run", "--to", "1.0", "--env-file", "conf/prod.env")
+            let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "conf/prod.env")
             #expect(run.status == 65, "\(run.stderr)")
             #expect(run.stderr.contains("conf/prod.env: error: refusing to read the env file as root: "), "\(run.stderr)")
             #expect(run.stderr.contains(problem), "\(run.stderr)")
             #expect(!work.exists("deployed.txt"))
         }
         chmod(file, 0o600); chown(file, 0, 0); chmod(directory, 0o755)
-        let run = try await work.milepost.run("run", "--to", "1.0", "--env-file", "conf/prod.env")
+        let run = try work.milepost.run("run", "--to", "1.0", "--env-file", "conf/prod.env")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try work.read("deployed.txt") == "eu\n")
     }

@@ -18,10 +18,10 @@ import Testing
     }
 
     @Test(.enabled(if: promtool != nil, missing))
-    func aRunWritesMetricsPromtoolAccepts() async throws {
+    func aRunWritesMetricsPromtoolAccepts() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let result = try await work.milepost.run("run", "--to", "1.2", "--metrics-file", "milepost.prom")
+        let result = try work.milepost.run("run", "--to", "1.2", "--metrics-file", "milepost.prom")
         #expect(result.status == 0, "\(result.stderr)")
         let text = try work.read("milepost.prom")
         for line in [
@@ -45,11 +45,11 @@ import Testing
 
     /// An up-to-date run with --metrics-file leaves the fast path and still writes the stored version.
     @Test(.enabled(if: promtool != nil, missing))
-    func anUpToDateRunWritesTheStoredVersion() async throws {
+    func anUpToDateRunWritesTheStoredVersion() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "1.2").status == 0)
-        let result = try await work.milepost.run("run", "--to", "1.2", "--metrics-file", work.path + "/up.prom")
+        #expect(try work.milepost.run("run", "--to", "1.2").status == 0)
+        let result = try work.milepost.run("run", "--to", "1.2", "--metrics-file", work.path + "/up.prom")
         #expect(result.status == 0, "\(result.stderr)")
         let text = try work.read("up.prom")
         #expect(text.contains(#"milepost_stored_version{app="demo",version="1.2"} 1"#), "\(text)")
@@ -58,12 +58,12 @@ import Testing
     }
 
     /// A failed step: its failed attempt is counted, the stored version stays, one step stays pending.
-    @Test func aFailedRunRecordsTheFailure() async throws {
+    @Test func aFailedRunRecordsTheFailure() throws {
         let work = try WorkDirectory()
         try work.write(GoldenTests.execSteps([
             (threshold: "1.1", id: "first", command: "['true']"), (threshold: "1.2", id: "second", command: "['false']"),
         ]), to: "milepost.yaml")
-        let result = try await work.milepost.run("run", "--to", "1.2", "--metrics-file", "m.prom")
+        let result = try work.milepost.run("run", "--to", "1.2", "--metrics-file", "m.prom")
         #expect(result.status == 1, "\(result.stderr)")
         let text = try work.read("m.prom")
         for line in [
@@ -77,10 +77,10 @@ import Testing
     }
 
     /// A metrics file that cannot be written is a warning; the run's outcome and exit code stand.
-    @Test func anUnwritableMetricsFileIsAWarning() async throws {
+    @Test func anUnwritableMetricsFileIsAWarning() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let result = try await work.milepost.run("run", "--to", "1.2", "--metrics-file", "missing-directory/m.prom")
+        let result = try work.milepost.run("run", "--to", "1.2", "--metrics-file", "missing-directory/m.prom")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("warning: could not write the metrics file missing-directory/m.prom: open: No such file or directory"), "\(result.stderr)")
     }

@@ -46,27 +46,26 @@ struct MilepostBinary {
         return (process, stdout, stderr)
     }
 
-    /// Runs `milepost arguments…` to completion (`ended`).
-    func run(_ arguments: String...) async throws -> Result {
-        try await run(arguments)
+    /// Runs `milepost arguments…` to completion.
+    func run(_ arguments: String...) throws -> Result {
+        try run(arguments)
     }
 
-    func run(_ arguments: [String]) async throws -> Result {
+    func run(_ arguments: [String]) throws -> Result {
         let (process, stdout, stderr) = try start(arguments)
-        return await Self.ended(process, stdout, stderr)
+        return Self.finish(process, stdout, stderr)
     }
 
-    /// `finish`, waited for on a thread of its own rather than one of the test pool's. The pool has
-    /// as many threads as cores (two here): tests that blocked them while their children ran starved
-    /// the in-process tests beside them — a server store's lease expired unrenewed, a child waiting
-    /// for another test's kill ran to its own timeout — and the suite stalled for minutes.
-    static func ended(_ process: Process, _ stdout: Pipe, _ stderr: Pipe) async -> Result {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: finish(process, stdout, stderr)) }.start()
+    /// Runs `milepost arguments…` to completion, waited for on a thread of its own rather than one
+    /// of the test pool's: for a run that takes long (a crash test's trials), so that the
+    /// timing-sensitive tests beside it (a lease's heartbeat, a kill mid-step) keep their threads.
+    func outcome(_ arguments: [String]) async throws -> Result {
+        let (process, stdout, stderr) = try start(arguments)
+        return await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Self.finish(process, stdout, stderr)) }.start()
         }
     }
 
-    /// Waits for `process` to end, reading both pipes; blocks its thread (`ended` does not).
     static func finish(_ process: Process, _ stdout: Pipe, _ stderr: Pipe) -> Result {
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
         nonisolated(unsafe) var errData = Data()

@@ -37,13 +37,13 @@ struct OpenTelemetryExportTests {
         return milepost
     }
 
-    @Test func theRunItsStepAttemptsAndItsLockAreSpansOfTheCallersTrace() async throws {
+    @Test func theRunItsStepAttemptsAndItsLockAreSpansOfTheCallersTrace() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         let receiver = try OTLPReceiver(in: work)
         var milepost = Self.exporting(to: receiver, in: work)
         milepost.environment["TRACEPARENT"] = "00-\(Self.parentTraceID)-\(Self.parentSpanID)-01"
-        let result = try await milepost.run("run", "--to", "2.0")
+        let result = try milepost.run("run", "--to", "2.0")
         #expect(result.status == 0, "\(result.stderr)")
 
         let (resource, spans) = try receiver.spans()
@@ -90,12 +90,12 @@ struct OpenTelemetryExportTests {
 
     /// With an endpoint configured, an up-to-date run leaves the pre-start fast path so it is
     /// exported too; without a TRACEPARENT it starts its own trace.
-    @Test func anUpToDateRunIsExportedAsARootSpan() async throws {
+    @Test func anUpToDateRunIsExportedAsARootSpan() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         let receiver = try OTLPReceiver(in: work)
-        let result = try await Self.exporting(to: receiver, in: work).run("run", "--to", "2.0")
+        let result = try Self.exporting(to: receiver, in: work).run("run", "--to", "2.0")
         #expect(result.status == 0, "\(result.stderr)")
         let run = try #require(try receiver.spans().spans.first { $0.name == "milepost.run" })
         #expect(run.attributes["milepost.outcome"] == "up-to-date")
@@ -103,13 +103,13 @@ struct OpenTelemetryExportTests {
     }
 
     /// `OTEL_SDK_DISABLED=true` exports nothing, and the fast path answers as without an endpoint.
-    @Test func sdkDisabledExportsNothing() async throws {
+    @Test func sdkDisabledExportsNothing() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         let receiver = try OTLPReceiver(in: work)
         var milepost = Self.exporting(to: receiver, in: work)
         milepost.environment["OTEL_SDK_DISABLED"] = "true"
-        let result = try await milepost.run("run", "--to", "2.0")
+        let result = try milepost.run("run", "--to", "2.0")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try receiver.requests(at: "/v1/traces").isEmpty)
         #expect(try receiver.requests(at: "/v1/metrics").isEmpty)
@@ -120,12 +120,12 @@ struct OpenTelemetryExportTests {
     /// A collector that accepts connections and never answers delays the run by at most the
     /// flush bound (2 s, docs/observability.md) and does not change its exit code. Without the
     /// bound the exporter's own timeout (10 s) would hold the run.
-    @Test func aCollectorThatNeverAnswersDelaysTheRunByAtMostTheBound() async throws {
+    @Test func aCollectorThatNeverAnswersDelaysTheRunByAtMostTheBound() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         let receiver = try OTLPReceiver(in: work, silent: true)
         let started = Date()
-        let result = try await Self.exporting(to: receiver, in: work).run("run", "--to", "2.0")
+        let result = try Self.exporting(to: receiver, in: work).run("run", "--to", "2.0")
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(elapsed < 6, "the run took \(elapsed) s")

@@ -15,10 +15,10 @@ import Testing
           "3.0": [{name: exec, id: c, with: {command: ['true']}}]
         """
 
-    @Test func eachPathIsPlannedUnderAHeadingNamingIt() async throws {
+    @Test func eachPathIsPlannedUnderAHeadingNamingIt() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let result = try await work.milepost.run("plan", "--from", "1.0", "--from", "2.0", "--to", "3.0")
+        let result = try work.milepost.run("plan", "--from", "1.0", "--from", "2.0", "--to", "3.0")
         #expect(result.status == 0, "\(result.stderr)")
         let sections = result.stdout.components(separatedBy: "\n\n")
         #expect(sections.count == 2)
@@ -34,15 +34,15 @@ import Testing
         #expect(second.last?.hasPrefix("note: a store at 2.0 makes this an upgrade") == true)
 
         // One --from prints its plan as before: no heading.
-        let single = try await work.milepost.run("plan", "--from", "2.0", "--to", "3.0")
+        let single = try work.milepost.run("plan", "--from", "2.0", "--to", "3.0")
         #expect(single.stdout == sections[1].split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
             .joined(separator: "\n") + (sections[1].hasSuffix("\n") ? "" : "\n"))
     }
 
-    @Test func jsonIsAListOfPlansInTheOrderGivenAndOneFromStaysAnObject() async throws {
+    @Test func jsonIsAListOfPlansInTheOrderGivenAndOneFromStaysAnObject() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let result = try await work.milepost.run("plan", "--from", "2.0", "--from", "1.0", "--to", "3.0", "--format", "json")
+        let result = try work.milepost.run("plan", "--from", "2.0", "--from", "1.0", "--to", "3.0", "--format", "json")
         #expect(result.status == 0, "\(result.stderr)")
         let plans = try #require(try JSONValue(parsing: result.stdout).array)
         #expect(plans.map { $0["from"]?.string } == ["2.0", "1.0"])
@@ -51,17 +51,17 @@ import Testing
         #expect(plans.map { $0["required_stop"]?["version"]?.string } == [nil, "2.0"])
         #expect(try JSONSchema().problems(ofDocument: result.stdout, command: "plans") == [])
 
-        let single = try JSONValue(parsing: try await work.milepost.run("plan", "--from", "2.0", "--to", "3.0", "--format", "json").stdout)
+        let single = try JSONValue(parsing: try work.milepost.run("plan", "--from", "2.0", "--to", "3.0", "--format", "json").stdout)
         #expect(single == plans[0])
     }
 
-    @Test func aPathGivenTwiceOrAStoreBesideFromIsAUsageError() async throws {
+    @Test func aPathGivenTwiceOrAStoreBesideFromIsAUsageError() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let twice = try await work.milepost.run("plan", "--from", "2.0", "--from", "2.0.0", "--to", "3.0")
+        let twice = try work.milepost.run("plan", "--from", "2.0", "--from", "2.0.0", "--to", "3.0")
         #expect(twice.status == 64)
         #expect(twice.stderr.contains("--from 2.0.0 is given twice"))
-        let withStore = try await work.milepost.run("plan", "--from", "1.0", "--from", "2.0", "--store", "s", "--to", "3.0")
+        let withStore = try work.milepost.run("plan", "--from", "1.0", "--from", "2.0", "--store", "s", "--to", "3.0")
         #expect(withStore.status == 64)
         #expect(withStore.stderr.contains("give either --store or --from, not both"))
     }

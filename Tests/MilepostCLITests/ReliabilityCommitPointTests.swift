@@ -32,19 +32,19 @@ struct ReliabilityCommitPointTests {
     }
 
     @Test(arguments: Fault.allCases)
-    func aFailureAfterTheCommitPointIsNotAFailureToRecord(fault: Fault) async throws {
+    func aFailureAfterTheCommitPointIsNotAFailureToRecord(fault: Fault) throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1.1"])
-        #expect(await ReliabilityFixture.eventually { work.exists("started") })
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
         let tracer = Process()
         tracer.executableURL = URL(fileURLWithPath: Strace.path)
         tracer.arguments = ["-f", "-qq", "-o", work.path + "/strace.txt", "-p", String(process.processIdentifier)]
             + fault.straceArguments(store: work.path + "/.milepost")
         try tracer.run()
-        #expect(await ReliabilityFixture.eventually { Self.isTraced(process.processIdentifier, by: tracer.processIdentifier) })
+        #expect(ReliabilityFixture.eventually { Self.isTraced(process.processIdentifier, by: tracer.processIdentifier) })
         try work.write("", to: "go")
-        let run = await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        let run = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
         tracer.waitUntilExit()
         #expect(try work.read("strace.txt").contains("(INJECTED)"), "no fault was injected")
 
@@ -52,9 +52,9 @@ struct ReliabilityCommitPointTests {
         #expect(!run.stderr.contains("could not record"), "\(run.stderr)")
         #expect(try work.read("ran.txt") == "a\nb\n")
         // What the store holds, before and after the next holder of the lock replays the log.
-        let status = try ReliabilityFixture.object(try await work.milepost.run("status", "--to", "1.1", "--format", "json").stdout)
+        let status = try ReliabilityFixture.object(try work.milepost.run("status", "--to", "1.1", "--format", "json").stdout)
         #expect(status["verdict"] as? String == "ok", "\(status)")
-        let resolve = try await work.milepost.run("resolve", "1.0/a", "--done")
+        let resolve = try work.milepost.run("resolve", "1.0/a", "--done")
         #expect(resolve.status == 64, "\(resolve.stderr)")
         #expect(!work.exists(".milepost/state.log"), "the lock's next holder replays the log")
         let state = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
@@ -66,7 +66,7 @@ struct ReliabilityCommitPointTests {
             "run-started ", "step-started 1.0/a", "step-succeeded 1.0/a", "step-started 1.1/b", "step-succeeded 1.1/b",
             "run-finished ",
         ])
-        let again = try await work.milepost.run("run", "--to", "1.1")
+        let again = try work.milepost.run("run", "--to", "1.1")
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try work.read("ran.txt") == "a\nb\n")
     }

@@ -7,10 +7,10 @@ import Testing
     static let manifest = ReliabilityFixture.recordingManifest(["1.0/one", "2.0/two"])
 
     @Test(arguments: ["state-after-temp-write", "state-before-log", "state-after-rename"])
-    func killedWhileWritingTheStateLeavesTheOldOrTheNewState(failPoint: String) async throws {
+    func killedWhileWritingTheStateLeavesTheOldOrTheNewState(failPoint: String) throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "1.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "1.0").status == 0)
         let old = try work.read(".milepost/state.json")
         let journalBefore = try work.read(".milepost/journal.jsonl")
 
@@ -18,7 +18,7 @@ import Testing
         var dying = work.milepost
         dying.environment["MILEPOST_FAILPOINT"] = failPoint
         let (process, stdout, stderr) = try dying.start(["run", "--to", "2.0"])
-        _ = await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        _ = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
 
         let renamed = failPoint == "state-after-rename"
@@ -40,13 +40,13 @@ import Testing
 
         // The lock is free at once. After the rename the step counts as interrupted (it is not
         // idempotent): the next run stops at it, and `resolve --retry` lets it run.
-        let next = try await work.milepost.run("run", "--to", "2.0", "--lock-timeout", "0ms")
+        let next = try work.milepost.run("run", "--to", "2.0", "--lock-timeout", "0ms")
         #expect(try Self.tempFiles(in: work).isEmpty, "stale temp files are removed under the lock")
         if renamed {
             #expect(next.status == 2, "\(next.stderr)")
             #expect(next.stderr.contains("step 2.0/two was interrupted (pid \(process.processIdentifier)"))
-            #expect(try await work.milepost.run("resolve", "2.0/two", "--retry").status == 0)
-            #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+            #expect(try work.milepost.run("resolve", "2.0/two", "--retry").status == 0)
+            #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         } else {
             #expect(next.status == 0, "\(next.stderr)")
         }

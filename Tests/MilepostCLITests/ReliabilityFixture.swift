@@ -28,24 +28,23 @@ enum ReliabilityFixture {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Polls `condition` every 10 ms for up to `limit`, without holding a thread of the test's
-    /// pool; false if it never held.
-    static func eventually(within limit: Duration = .seconds(60), _ condition: () async -> Bool) async -> Bool {
+    /// Polls `condition` every 10 ms for up to `limit`; false if it never held.
+    static func eventually(within limit: Duration = .seconds(60), _ condition: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + limit
-        while await !condition() {
+        while !condition() {
             guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(10))
+            usleep(10_000)
         }
         return true
     }
 
     /// Runs `milepost run ARGUMENTS` in `work`, sends it SIGTERM once its journal has a record of
     /// `event` (as `"event":"step-failed"` in the file), and returns how it ended.
-    static func terminate(_ work: WorkDirectory, run arguments: [String], after event: String) async throws -> MilepostBinary.Result {
+    static func terminate(_ work: WorkDirectory, run arguments: [String], after event: String) throws -> MilepostBinary.Result {
         let (process, stdout, stderr) = try work.milepost.start(["run"] + arguments)
-        #expect(await eventually { (try? work.read(".milepost/journal.jsonl"))?.contains(#""event":"\#(event)""#) == true })
+        #expect(eventually { (try? work.read(".milepost/journal.jsonl"))?.contains(#""event":"\#(event)""#) == true })
         kill(process.processIdentifier, SIGTERM)
-        return await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        return MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
     }
 
     /// True when `pid` is gone or a zombie (dead, waiting to be reaped).
@@ -85,27 +84,14 @@ enum ReliabilityFixture {
 extension MilepostBinary {
     /// `finish`, with a watchdog that kills the process if it still runs after `limit` and then
     /// records an issue, so a hang fails the test instead of stalling the suite. The pipes are
-    /// drained meanwhile, so a chatty process never blocks on them. Waited for on a thread of its
-    /// own (`ended`), not one of the test pool's.
+    /// drained meanwhile, so a chatty process never blocks on them.
     static func finish(
         _ process: Process, _ stdout: Pipe, _ stderr: Pipe, within limit: Duration,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) async -> Result {
-        let (result, fired) = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: reap(process, stdout, stderr, within: limit)) }.start()
-        }
-        if fired { Issue.record("milepost still running after \(limit); killed", sourceLocation: sourceLocation) }
-        return result
-    }
-
-    /// `finish` with the watchdog, blocking the calling thread: for a `defer` that cleans up a
-    /// process the test has already killed or let go. True when the watchdog had to kill it.
-    static func reap(_ process: Process, _ stdout: Pipe, _ stderr: Pipe, within limit: Duration) -> (Result, fired: Bool) {
+    ) -> Result {
         nonisolated(unsafe) var fired = false
         let watchdog = Thread {
-            let deadline = ContinuousClock.now + limit
-            while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-            if process.isRunning {
+            if !ReliabilityFixture.eventually(within: limit, { !process.isRunning }) {
                 fired = true
                 kill(process.processIdentifier, SIGKILL)
             }
@@ -113,6 +99,7 @@ extension MilepostBinary {
         watchdog.start()
         let result = finish(process, stdout, stderr)
         while !watchdog.isFinished { usleep(1_000) }
-        return (result, fired)
+        if fired { Issue.record("milepost still running after \(limit); killed", sourceLocation: sourceLocation) }
+        return result
     }
 }

@@ -33,11 +33,11 @@ import Testing
         "$m" run --store disk/s --to 1.1; echo "rest=$?"
         """#
 
-    @Test func aStepThatCompletedOnAFullDiskIsNamedWithItsResolve() async throws {
+    @Test func aStepThatCompletedOnAFullDiskIsNamedWithItsResolve() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         let milepost = work.milepost.inMountNamespace(Self.scenario)
-        let result = try await milepost.run([])
+        let result = try milepost.run([])
         let statuses = result.stdout.split(separator: "\n").reduce(into: [String: String]()) { all, line in
             let parts = line.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { all[String(parts[0])] = String(parts[1]) }

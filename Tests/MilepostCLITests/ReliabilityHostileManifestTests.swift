@@ -33,55 +33,55 @@ import Testing
     }
 
     @Test(arguments: seeds.keys.sorted())
-    func hostileSeedIsRefusedWithALocatedError(name: String) async throws {
+    func hostileSeedIsRefusedWithALocatedError(name: String) throws {
         let path = Self.corpus + "/" + name
-        try await Self.expectRefused(path, at: try #require(Self.seeds[name]), in: try WorkDirectory())
+        try Self.expectRefused(path, at: try #require(Self.seeds[name]), in: try WorkDirectory())
     }
 
-    @Test func twoHundredThousandDeepFlowNesting() async throws {
+    @Test func twoHundredThousandDeepFlowNesting() throws {
         let work = try WorkDirectory()
         try work.write(String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000), to: "deep.yaml")
-        try await Self.expectRefused("deep.yaml", at: "1:65: error: nesting is deeper than the limit of 64 levels", in: work)
+        try Self.expectRefused("deep.yaml", at: "1:65: error: nesting is deeper than the limit of 64 levels", in: work)
     }
 
     /// 64 KiB anchored once and aliased 3,000 times: few nodes, 192 MiB if expanded. The byte
     /// budget (4 MiB) stops it at the 65th alias.
-    @Test func bigAnchoredScalarAliasedThousandsOfTimes() async throws {
+    @Test func bigAnchoredScalarAliasedThousandsOfTimes() throws {
         let work = try WorkDirectory()
         let uses = Array(repeating: "*big", count: 3_000).joined(separator: ", ")
         try work.write("big: &big \(String(repeating: "x", count: 65_536))\nuses: [\(uses)]\n", to: "big.yaml")
-        try await Self.expectRefused("big.yaml", at: "2:392: error: aliases expand to more than 4194304 bytes of scalars (alias '*big')", in: work)
+        try Self.expectRefused("big.yaml", at: "2:392: error: aliases expand to more than 4194304 bytes of scalars (alias '*big')", in: work)
     }
 
-    @Test func aFileOverTheSizeCapIsRefusedAndTheCapCanBeRaised() async throws {
+    @Test func aFileOverTheSizeCapIsRefusedAndTheCapCanBeRaised() throws {
         let work = try WorkDirectory()
         let padding = "#" + String(repeating: "x", count: 4 << 20) + "\n"
         try work.write("migrations:\n  1.0: [{name: exec, with: {command: [\"true\"]}}]\n" + padding, to: "big.yaml")
         let size = 4_194_367
-        try await Self.expectRefused("big.yaml", at: "error: the file is \(size) bytes; the limit is 4194304 bytes", in: work)
+        try Self.expectRefused("big.yaml", at: "error: the file is \(size) bytes; the limit is 4194304 bytes", in: work)
 
-        let raised = try await work.milepost.run("validate", "--manifest", "big.yaml", "--max-manifest-size", "\(size)")
+        let raised = try work.milepost.run("validate", "--manifest", "big.yaml", "--max-manifest-size", "\(size)")
         #expect(raised.status == 0, "\(raised.stderr)")
         #expect(raised.stdout.contains("big.yaml: ok, 1 step"))
-        let lowered = try await work.milepost.run("validate", "--manifest", "big.yaml", "--max-manifest-size", "\(size - 1)")
+        let lowered = try work.milepost.run("validate", "--manifest", "big.yaml", "--max-manifest-size", "\(size - 1)")
         #expect(lowered.status == 65)
         #expect(lowered.stderr.contains("the limit is \(size - 1) bytes"))
     }
 
     /// Reading either would never end (or never start): both are refused from `fstat` alone.
-    @Test func devZeroAndAFIFOAreRefusedWithoutReadingThem() async throws {
+    @Test func devZeroAndAFIFOAreRefusedWithoutReadingThem() throws {
         let work = try WorkDirectory()
         #expect(mkfifo(work.path + "/fifo.yaml", 0o600) == 0)
-        try await Self.expectRefused("/dev/zero", at: "error: not a regular file (a device)", in: work)
-        try await Self.expectRefused("fifo.yaml", at: "error: not a regular file (a FIFO)", in: work)
+        try Self.expectRefused("/dev/zero", at: "error: not a regular file (a device)", in: work)
+        try Self.expectRefused("fifo.yaml", at: "error: not a regular file (a FIFO)", in: work)
     }
 
     /// Runs `validate` on `path` (bounded: a hang fails) and expects exit 65 with `PATH:location`.
     static func expectRefused(
         _ path: String, at location: String, in work: WorkDirectory, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
+    ) throws {
         let (process, stdout, stderr) = try work.milepost.start(["validate", "--manifest", path])
-        let result = await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60), sourceLocation: sourceLocation)
+        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60), sourceLocation: sourceLocation)
         #expect(result.status == 65, "\(path): \(result.stderr.prefix(500))", sourceLocation: sourceLocation)
         #expect(result.stderr.contains("\(path):\(location.hasPrefix("error") ? " " : "")\(location)"),
                 "\(result.stderr.prefix(500))", sourceLocation: sourceLocation)

@@ -8,24 +8,24 @@ import Testing
 
     // MARK: - --max-manifest-size
 
-    @Test func theLargestManifestSizeIsAcceptedWithoutOverflow() async throws {
+    @Test func theLargestManifestSizeIsAcceptedWithoutOverflow() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let result = try await work.milepost.run("validate", "--max-manifest-size", "\(Int.max)")
+        let result = try work.milepost.run("validate", "--max-manifest-size", "\(Int.max)")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("milepost.yaml: ok, 1 step"))
     }
 
     @Test(arguments: [["--max-manifest-size=-1"], ["--max-manifest-size", "-5"], ["--max-manifest-size=1e3"]])
-    func aNegativeOrNonNumericManifestSizeIsAUsageError(option: [String]) async throws {
+    func aNegativeOrNonNumericManifestSizeIsAUsageError(option: [String]) throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        let validate = try await work.milepost.run(["validate"] + option)
+        let validate = try work.milepost.run(["validate"] + option)
         #expect(validate.status == 64, "\(validate.stderr)")
         #expect(validate.stderr.contains("--max-manifest-size"))
         // An up-to-date store: the pre-start fast path must refuse the value as the parser does.
-        #expect(try await work.milepost.run("baseline", "1.0").status == 0)
-        let run = try await work.milepost.run(["run", "--to", "1.0"] + option)
+        #expect(try work.milepost.run("baseline", "1.0").status == 0)
+        let run = try work.milepost.run(["run", "--to", "1.0"] + option)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.contains("--max-manifest-size"))
     }
@@ -35,29 +35,29 @@ import Testing
     /// "1.1" followed by a combining acute accent or a variation selector is one grapheme cluster
     /// that sorts between "1.0" and "1.2" as a `Character`; it is no version anywhere.
     @Test(arguments: ["1.1\u{301}", "1.1\u{FE0F}", "1\u{301}.1", "1.1\u{20E3}"])
-    func aVersionWithNonASCIICharactersIsRefusedEverywhere(version: String) async throws {
+    func aVersionWithNonASCIICharactersIsRefusedEverywhere(version: String) throws {
         let work = try WorkDirectory()
         try work.write(
             "migrations:\n  1.0: [{name: exec, id: a, with: {command: [\"true\"]}}]\n  \"\(version)\": [{name: exec, id: b, with: {command: [\"true\"]}}]\n",
             to: "milepost.yaml")
-        let validate = try await work.milepost.run("validate")
+        let validate = try work.milepost.run("validate")
         #expect(validate.status == 65, "\(validate.stderr)")
         #expect(validate.stderr.contains("milepost.yaml:3:3: error: invalid version"), "\(validate.stderr)")
 
         try work.write(Self.manifest, to: "milepost.yaml")
         for arguments in [["run", "--to", version], ["baseline", version], ["plan", "--to", version]] {
-            let result = try await work.milepost.run(arguments)
+            let result = try work.milepost.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(!work.exists(".milepost/state.json"), "\(arguments) stored a version")
         }
-        let fromEnvironment = try await MilepostBinary(directory: work.path, environment: ["MILEPOST_TO": version]).run("run")
+        let fromEnvironment = try MilepostBinary(directory: work.path, environment: ["MILEPOST_TO": version]).run("run")
         #expect(fromEnvironment.status == 64, "\(fromEnvironment.stderr)")
         #expect(!work.exists(".milepost/state.json"))
     }
 
     /// The steps under a threshold that is not a version are still checked: every mistake of the
     /// file is reported at once (issue 25, item 11).
-    @Test func validateReportsTheStepsUnderAnInvalidThresholdToo() async throws {
+    @Test func validateReportsTheStepsUnderAnInvalidThresholdToo() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -67,7 +67,7 @@ import Testing
                 - {name: exec, id: c, with: {comand: ["true"]}}
               2.0: [{name: exec, id: d, idempotent: maybe, with: {command: ["true"]}}]
             """, to: "milepost.yaml")
-        let validate = try await work.milepost.run("validate")
+        let validate = try work.milepost.run("validate")
         #expect(validate.status == 65, "\(validate.stderr)")
         for line in [3, 4, 5, 6] {
             #expect(validate.stderr.contains("milepost.yaml:\(line):"), "line \(line): \(validate.stderr)")
@@ -85,16 +85,16 @@ import Testing
         (#"command: ["true"], env: {"A\0B": "x"}"#, "a variable name cannot contain a NUL character", #""x""#),
         (#"command: ["true"], env: {"": "x"}"#, "an environment variable needs a name", #""x""#),
     ])
-    func anExecValueThatWouldBeCutOrSetAnotherVariableIsRefused(with: String, message: String, at value: String) async throws {
+    func anExecValueThatWouldBeCutOrSetAnotherVariableIsRefused(with: String, message: String, at value: String) throws {
         let work = try WorkDirectory()
         let entry = "    - {name: exec, id: a, with: {\(with)}}"
         try work.write("migrations:\n  1.0:\n\(entry)\n", to: "milepost.yaml")
         let column = try #require(entry.range(of: value)).lowerBound.utf16Offset(in: entry) + 1
-        let validate = try await work.milepost.run("validate")
+        let validate = try work.milepost.run("validate")
         #expect(validate.status == 65, "\(validate.stderr)")
         #expect(validate.stderr.contains("milepost.yaml:3:\(column):"), "\(validate.stderr)")
         #expect(validate.stderr.contains(message), "\(validate.stderr)")
-        let run = try await work.milepost.run("run", "--to", "1.0")
+        let run = try work.milepost.run("run", "--to", "1.0")
         #expect(run.status == 65, "\(run.stderr)")
         #expect(!work.exists(".milepost/state.json"))
     }

@@ -15,17 +15,17 @@ import Testing
         Array(#"{"event":"step-started","run":"r-torn","st"#.utf8),
         Array(#"{"error":"caf"#.utf8) + [0xC3],
     ])
-    func aTornTailIsRepairedAndEarlierRecordsAreKept(tail: [UInt8]) async throws {
+    func aTornTailIsRepairedAndEarlierRecordsAreKept(tail: [UInt8]) throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "1").status == 0)
+        #expect(try work.milepost.run("run", "--to", "1").status == 0)
         let complete = try work.read(".milepost/journal.jsonl")
         let handle = try #require(FileHandle(forWritingAtPath: work.path + "/.milepost/journal.jsonl"))
         try handle.seekToEnd()
         try handle.write(contentsOf: tail)
         try handle.close()
 
-        let result = try await work.milepost.run("run", "--to", "2")
+        let result = try work.milepost.run("run", "--to", "2")
         #expect(result.status == 0, "\(result.stderr)")
         let repaired = try work.read(".milepost/journal.jsonl")
         #expect(repaired.hasPrefix(complete), "every earlier complete record is kept as it was")
@@ -33,6 +33,6 @@ import Testing
         #expect(records.count == complete.filter { $0 == "\n" }.count + 4, "the second run's records follow directly")
         #expect(!records.contains { $0["run"] as? String == "r-torn" || $0["error"] as? String == "caf" })
         #expect(records.last?["event"] as? String == "run-finished")
-        #expect(try await work.milepost.run("history").status == 0)
+        #expect(try work.milepost.run("history").status == 0)
     }
 }

@@ -12,21 +12,21 @@ import Testing
         """
 
     /// Runs `body` with the runner that holds the store's lock in `work` (its step sleeps), then kills it.
-    static func withHeldLock(in work: WorkDirectory, _ body: (Process) async throws -> Void) async throws {
+    static func withHeldLock(in work: WorkDirectory, _ body: (Process) throws -> Void) throws {
         try work.write(manifest, to: "milepost.yaml")
         let (holder, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
         defer {
             kill(holder.processIdentifier, SIGKILL)
             work.killOrphanedStep()
-            _ = MilepostBinary.reap(holder, stdout, stderr, within: .seconds(30))
+            _ = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(30))
         }
-        #expect(await ReliabilityFixture.eventually { work.exists("started") })
-        try await body(holder)
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
+        try body(holder)
     }
 
-    @Test func aTimeoutNamesTheHoldersPidHostSinceAndRun() async throws {
+    @Test func aTimeoutNamesTheHoldersPidHostSinceAndRun() throws {
         let work = try WorkDirectory()
-        try await Self.withHeldLock(in: work) { holder in
+        try Self.withHeldLock(in: work) { holder in
             let recorded = try ReliabilityFixture.object(try work.read(".milepost/lock"))
             let since = try #require(recorded["since"] as? String)
             let run = try #require(recorded["run"] as? String)
@@ -34,7 +34,7 @@ import Testing
             #expect(recorded["host"] as? String == ReliabilityFixture.host)
             #expect(ReliabilityFixture.isTimestamp(since))
 
-            let result = try await work.milepost.run("run", "--to", "1", "--lock-timeout", "300ms")
+            let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "300ms")
             #expect(result.status == 75)
             #expect(result.stderr.contains(
                 "could not take the lock of .milepost within 300ms: held by pid \(holder.processIdentifier) on \(ReliabilityFixture.host) since \(since) (run \(run))"),
@@ -43,12 +43,12 @@ import Testing
     }
 
     /// A lock file naming a live process (this test) whose lock is not held does not block anyone.
-    @Test func aPidInTheLockFileIsNotALock() async throws {
+    @Test func aPidInTheLockFileIsNotALock() throws {
         let work = try WorkDirectory()
         try work.write("migrations:\n  1: [{name: exec, with: {command: [touch, ran]}}]\n", to: "milepost.yaml")
         let stale = #"{"host":"\#(ReliabilityFixture.host)","pid":\#(getpid()),"run":"r-stale","since":"2026-01-01T00:00:00.000Z"}"#
         try work.write(stale + "\n", to: ".milepost/lock")
-        let result = try await work.milepost.run("run", "--to", "1", "--lock-timeout", "0ms")
+        let result = try work.milepost.run("run", "--to", "1", "--lock-timeout", "0ms")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(work.exists("ran"))
         #expect(try work.read(".milepost/lock") == "", "release empties the holder's name")
@@ -56,7 +56,7 @@ import Testing
 
     /// `plan` and `run --dry-run` take no lock: while a live runner holds it and runs a step, that
     /// step is `running` (as `status` says), not interrupted; no `resolve` advice, the dry run exits 0.
-    @Test func planAndDryRunCallALiveRunnersStepRunningNotInterrupted() async throws {
+    @Test func planAndDryRunCallALiveRunnersStepRunningNotInterrupted() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -74,32 +74,32 @@ import Testing
         defer {
             if !finished {
                 kill(holder.processIdentifier, SIGKILL)
-                _ = MilepostBinary.reap(holder, stdout, stderr, within: .seconds(30))
+                _ = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(30))
             }
         }
-        #expect(await ReliabilityFixture.eventually { work.exists("started") })
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
 
-        let plan = try await work.milepost.run("plan", "--to", "2")
+        let plan = try work.milepost.run("plan", "--to", "2")
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect(plan.stdout.contains("running      1/live  running now in pid \(holder.processIdentifier)"), "\(plan.stdout)")
         #expect(plan.stdout.contains("note: another runner is running 1/live now"), "\(plan.stdout)")
         #expect(!plan.stdout.contains("interrupted") && !plan.stdout.contains("resolve"), "\(plan.stdout)")
-        let planJSON = try ReliabilityFixture.object(try await work.milepost.run("plan", "--to", "2", "--format", "json").stdout)
+        let planJSON = try ReliabilityFixture.object(try work.milepost.run("plan", "--to", "2", "--format", "json").stdout)
         let entries = try #require(planJSON["steps"] as? [[String: Any]])
         #expect(entries.map { $0["status"] as? String } == ["running", "pending"])
 
-        let dryRun = try await work.milepost.run("run", "--to", "2", "--dry-run")
+        let dryRun = try work.milepost.run("run", "--to", "2", "--dry-run")
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(dryRun.stderr.contains("note: another runner is running 1/live now"), "\(dryRun.stderr)")
         #expect(!dryRun.stderr.contains("interrupted") && !dryRun.stderr.contains("resolve"), "\(dryRun.stderr)")
         let dryRunJSON = try ReliabilityFixture.object(
-            try await work.milepost.run("run", "--to", "2", "--dry-run", "--format", "json").stdout)
+            try work.milepost.run("run", "--to", "2", "--dry-run", "--format", "json").stdout)
         #expect(dryRunJSON["outcome"] as? String == "dry-run")
         #expect(dryRunJSON["exit_code"] as? Int == 0)
         #expect(dryRunJSON["interrupted"] == nil)
 
         try work.write("", to: "go")
-        let result = await MilepostBinary.finish(holder, stdout, stderr, within: .seconds(60))
+        let result = MilepostBinary.finish(holder, stdout, stderr, within: .seconds(60))
         finished = true
         #expect(result.status == 0, "\(result.stderr)")
     }

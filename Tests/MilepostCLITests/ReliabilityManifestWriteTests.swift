@@ -14,7 +14,7 @@ import Testing
         return result
     }
 
-    @Test func newWritesThroughALinkKeepingTheLinkTheModeAndTheOwner() async throws {
+    @Test func newWritesThroughALinkKeepingTheLinkTheModeAndTheOwner() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "real/milepost.yaml")
         let target = work.path + "/real/milepost.yaml"
@@ -26,7 +26,7 @@ import Testing
         try #require(symlink("real/milepost.yaml", work.path + "/milepost.yaml") == 0)
         let before = try Self.status(target)
 
-        let result = try await work.milepost.run("new", "2.0", "b", "--", "true")
+        let result = try work.milepost.run("new", "2.0", "b", "--", "true")
         #expect(result.stdout.contains("added exec 'b' under 2.0 in milepost.yaml"), "\(result.stdout)\(result.stderr)")
 
         let link = try Self.status(work.path + "/milepost.yaml")
@@ -43,12 +43,12 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path + "/real") == ["milepost.yaml"])
     }
 
-    @Test func newThatCannotWriteExits73AndLeavesTheManifestAsItWas() async throws {
+    @Test func newThatCannotWriteExits73AndLeavesTheManifestAsItWas() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "ro/milepost.yaml")
         // A directory the temp file cannot be created in (not even by root: the bind is read-only).
         let milepost = work.milepost.inMountNamespace(#"mount --bind -o ro ro ro && exec "$@""#)
-        let result = try await milepost.run(["new", "2.0", "b", "--manifest", "ro/milepost.yaml", "--", "true"])
+        let result = try milepost.run(["new", "2.0", "b", "--manifest", "ro/milepost.yaml", "--", "true"])
         #expect(result.status == 73, "\(result.stderr)")
         #expect(result.stderr.contains("milepost: could not write ro/milepost.yaml: open: Read-only file system"), "\(result.stderr)")
         #expect(try work.read("ro/milepost.yaml") == Self.manifest)
@@ -64,10 +64,10 @@ import Testing
         ls -a disk > listing.txt
         """#
 
-    @Test func initOnAFullDiskExits73WithTheErrnoAndLeavesNoHalfWrittenFile() async throws {
+    @Test func initOnAFullDiskExits73WithTheErrnoAndLeavesNoHalfWrittenFile() throws {
         let work = try WorkDirectory()
         let milepost = work.milepost.inMountNamespace(Self.fullDisk)
-        let result = try await milepost.run([])
+        let result = try milepost.run([])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("init=73"), "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("milepost: could not write disk/milepost.yaml: write: No space left on device"), "\(result.stderr)")

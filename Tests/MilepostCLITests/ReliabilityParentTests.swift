@@ -18,12 +18,12 @@ import Testing
     static let succeededRun = ["run-started", "step-started", "step-succeeded", "run-finished"]
 
     /// `env` really sets SIG_IGN and the blocked mask before `execve`, which a shell's `trap` may not.
-    @Test func aStepThatExitsZeroSucceedsOnceWhenSIGCHLDIsIgnoredAndSignalsAreBlocked() async throws {
+    @Test func aStepThatExitsZeroSucceedsOnceWhenSIGCHLDIsIgnoredAndSignalsAreBlocked() throws {
         let work = try WorkDirectory()
         try work.write(Self.once, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.launcher = ["/usr/bin/env", "--ignore-signal=CHLD", "--block-signal=CHLD,TERM,INT,HUP,QUIT"]
-        let result = try await milepost.run("run", "--to", "1")
+        let result = try milepost.run("run", "--to", "1")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try work.read("ran.txt") == "ran\n")
         #expect(try ReliabilityFixture.journal(in: work).map { $0["event"] as? String } == Self.succeededRun)
@@ -31,7 +31,7 @@ import Testing
 
     /// `milepost run … 2>&1 | head -1`: head leaves after the first line, then the step writes far
     /// more than a pipe holds to both its stdout and its stderr.
-    @Test func aReaderThatGoesAwayNeverKillsTheRunNorItsStep() async throws {
+    @Test func aReaderThatGoesAwayNeverKillsTheRunNorItsStep() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -40,19 +40,19 @@ import Testing
             """, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.launcher = ["/bin/sh", "-c", #"("$0" "$@" 2>&1; echo $? > status) | head -1"#]
-        let result = try await milepost.run("run", "--to", "1")
+        let result = try milepost.run("run", "--to", "1")
         #expect(result.stdout.hasPrefix("[1/1] 1/chatty"), "\(result.stdout)")
         #expect(try work.read("status") == "0\n", "milepost did not exit 0")
         #expect(work.exists("finished"), "the step did not run to its end")
         #expect(try ReliabilityFixture.journal(in: work).map { $0["event"] as? String } == Self.succeededRun)
-        #expect(try await work.milepost.run("run", "--to", "1").status == 0)
+        #expect(try work.milepost.run("run", "--to", "1").status == 0)
     }
 
     /// With a standard descriptor closed, every command still works and exits as it would; the
     /// closed number is held by /dev/null, so no store file opened later gets it (the step reads
     /// milepost's descriptors while the lock file is open).
     @Test(arguments: [(">&-", [1]), ("2>&-", [2]), (">&- 2>&-", [1, 2]), ("<&- >&- 2>&-", [0, 1, 2])])
-    func closedStandardStreamsNeitherCrashNorGoToAStoreFile(redirection: String, closed: [Int]) async throws {
+    func closedStandardStreamsNeitherCrashNorGoToAStoreFile(redirection: String, closed: [Int]) throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -61,7 +61,7 @@ import Testing
             """, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.launcher = ["/bin/sh", "-c", #"exec "$0" "$@" "# + redirection]
-        let run = try await milepost.run("run", "--to", "1")
+        let run = try milepost.run("run", "--to", "1")
         #expect(run.status == 0, "\(run.stderr)")
         let descriptors = try work.read("fds.txt").split(separator: "\n")
         #expect(descriptors.count == 3, "\(descriptors)")
@@ -71,15 +71,15 @@ import Testing
         }
         #expect(try ReliabilityFixture.journal(in: work).map { $0["event"] as? String } == Self.succeededRun)
         for command in [["history"], ["status", "--to", "1"], ["validate"], ["run", "--to", "1", "--format", "json"]] {
-            #expect(try await milepost.run(command).status == 0, "\(command)")
+            #expect(try milepost.run(command).status == 0, "\(command)")
         }
         try work.write("migrations: {1: [{name: nope}]}", to: "milepost.yaml")
-        #expect(try await milepost.run("validate").status == 65)
+        #expect(try milepost.run("validate").status == 65)
     }
 
     /// A descriptor milepost inherited without close-on-exec (here 7, opened by the shell that
     /// starts it) does not reach the step: after a kill -9 of milepost it would hold a pipe open.
-    @Test func theStepInheritsNoDescriptorMilepostInherited() async throws {
+    @Test func theStepInheritsNoDescriptorMilepostInherited() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -88,7 +88,7 @@ import Testing
             """, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.launcher = ["/bin/sh", "-c", #"exec 7</dev/null; exec "$0" "$@""#]
-        let run = try await milepost.run("run", "--to", "1")
+        let run = try milepost.run("run", "--to", "1")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(work.exists("parent-has-7"), "the test did not give milepost descriptor 7")
         #expect(!work.exists("step-has-7"), "the step inherited descriptor 7")
@@ -98,15 +98,15 @@ import Testing
     /// the binary trapped at start, even for `--version`, building `1..<argc`. The arguments are
     /// read from the kernel's copy instead, so the command runs as given (issue 42, item 12).
     @Test(.enabled(if: libfaketime != nil, "libfaketime is not installed (Debian: apt-get install libfaketime)"))
-    func aPreloadedLibraryThatHidesTheArgumentsFromTheRuntimeChangesNothing() async throws {
+    func aPreloadedLibraryThatHidesTheArgumentsFromTheRuntimeChangesNothing() throws {
         let work = try WorkDirectory()
         try work.write(Self.once, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment = ["LD_PRELOAD": try #require(Self.libfaketime), "FAKETIME": "+0"]
-        let version = try await milepost.run("--version")
+        let version = try milepost.run("--version")
         #expect(version.status == 0, "\(version.stderr)")
         #expect(version.stdout.hasPrefix("0."), "\(version.stdout)")
-        let run = try await milepost.run("run", "--to", "1", "--manifest", "milepost.yaml", "--format", "json")
+        let run = try milepost.run("run", "--to", "1", "--manifest", "milepost.yaml", "--format", "json")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try ReliabilityFixture.object(run.stdout)["to"] as? String == "1", "\(run.stdout)")
         #expect(try work.read("ran.txt") == "ran\n")

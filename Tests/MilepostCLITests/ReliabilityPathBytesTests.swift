@@ -39,7 +39,7 @@ import Testing
 
     /// A variable whose value is not UTF-8 reaches an `exec` step as the same bytes, in the step's
     /// environment and substituted into its arguments (`ProcessInfo` made such a byte U+FFFD).
-    @Test func aVariableWithBytesThatAreNotUTF8ReachesAnExecStepExactly() async throws {
+    @Test func aVariableWithBytesThatAreNotUTF8ReachesAnExecStepExactly() throws {
         let work = try WorkDirectory()
         try work.write("""
             variables: [BYTES]
@@ -47,7 +47,7 @@ import Testing
               1.0:
                 - {name: exec, with: {command: [sh, -c, 'printf %s "$BYTES" > env.bin; printf %s "$0" > arg.bin', '${BYTES}']}}
             """, to: "milepost.yaml")
-        let run = try await Self.milepost(in: work, appending: "", environment: #"BYTES="$(printf 'a\377b')""#).run("run", "--to", "1.0")
+        let run = try Self.milepost(in: work, appending: "", environment: #"BYTES="$(printf 'a\377b')""#).run("run", "--to", "1.0")
         #expect(run.status == 0, "\(run.stderr)")
         let expected: [UInt8] = [UInt8(ascii: "a"), 0xFF, UInt8(ascii: "b")]
         for name in ["env.bin", "arg.bin"] {
@@ -55,31 +55,31 @@ import Testing
         }
     }
 
-    @Test func aManifestAndAStoreNamedWithBytesThatAreNotUTF8RunAndAreShownEscaped() async throws {
+    @Test func aManifestAndAStoreNamedWithBytesThatAreNotUTF8RunAndAreShownEscaped() throws {
         let work = try WorkDirectory()
         defer { Self.clean(work) }
         try Self.create(Array("m".utf8) + [0xFF] + Array(".yaml".utf8), ReliabilityFixture.recordingManifest(["1.0/a"]), in: work)
         let store = #"--manifest "$(printf 'm\377.yaml')" --store "$(printf 's\377')""#
 
-        let run = try await Self.milepost(in: work, appending: store).run("run", "--to", "1.0")
+        let run = try Self.milepost(in: work, appending: store).run("run", "--to", "1.0")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try work.read("ran.txt") == "1.0/a\n")
         // The store is the directory with that very byte, not one named with U+FFFD.
         #expect(Self.exists([UInt8(ascii: "s"), 0xFF] + Array("/state.json".utf8), in: work))
         #expect(!Self.exists(Array("s\u{FFFD}".utf8), in: work))
 
-        let again = try await Self.milepost(in: work, appending: store).run("run", "--to", "1.0")
+        let again = try Self.milepost(in: work, appending: store).run("run", "--to", "1.0")
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("up to date"), "\(again.stderr)")
         #expect(try work.read("ran.txt") == "1.0/a\n")
 
-        let status = try await Self.milepost(in: work, appending: store).run("status")
+        let status = try Self.milepost(in: work, appending: store).run("status")
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains(#"s\xFF"#), "\(status.stdout)")
         #expect(status.stdout.contains("1.0"), "\(status.stdout)")
 
         // The same bytes through MILEPOST_STORE and MILEPOST_MANIFEST name the same store.
-        let fromEnvironment = try await Self.milepost(
+        let fromEnvironment = try Self.milepost(
             in: work, appending: "",
             environment: #"MILEPOST_STORE="$(printf 's\377')" MILEPOST_MANIFEST="$(printf 'm\377.yaml')""#
         ).run("run", "--to", "1.0")
@@ -87,21 +87,21 @@ import Testing
         #expect(fromEnvironment.stderr.contains("up to date"), "\(fromEnvironment.stderr)")
     }
 
-    @Test func twoStoresWhoseNamesDifferOnlyInABadByteStayTwo() async throws {
+    @Test func twoStoresWhoseNamesDifferOnlyInABadByteStayTwo() throws {
         let work = try WorkDirectory()
         defer { Self.clean(work) }
         try work.write(ReliabilityFixture.recordingManifest(["1.0/a"]), to: "milepost.yaml")
-        await #expect(try Self.milepost(in: work, appending: #"--store "$(printf 's\377')""#).run("run", "--to", "1.0").status == 0)
-        let other = try await Self.milepost(in: work, appending: #"--store "$(printf 's\376')""#).run("run", "--to", "1.0")
+        #expect(try Self.milepost(in: work, appending: #"--store "$(printf 's\377')""#).run("run", "--to", "1.0").status == 0)
+        let other = try Self.milepost(in: work, appending: #"--store "$(printf 's\376')""#).run("run", "--to", "1.0")
         #expect(other.status == 0, "\(other.stderr)")
         #expect(try work.read("ran.txt") == "1.0/a\n1.0/a\n", "the second store is a store of its own")
         #expect(Self.exists([UInt8(ascii: "s"), 0xFE] + Array("/state.json".utf8), in: work))
     }
 
-    @Test func aMissingManifestIsNamedWithItsBadByteEscaped() async throws {
+    @Test func aMissingManifestIsNamedWithItsBadByteEscaped() throws {
         let work = try WorkDirectory()
         defer { Self.clean(work) }
-        let result = try await Self.milepost(in: work, appending: #"--manifest "$(printf 'nope\377.yaml')""#).run("validate")
+        let result = try Self.milepost(in: work, appending: #"--manifest "$(printf 'nope\377.yaml')""#).run("validate")
         #expect(result.status == 66, "\(result.stderr)")
         #expect(result.stderr.contains(#"nope\xFF.yaml"#), "\(result.stderr)")
         #expect(!result.stderr.contains("\u{FFFD}"), "\(result.stderr)")

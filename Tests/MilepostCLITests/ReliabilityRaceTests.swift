@@ -11,9 +11,9 @@ import Testing
         ["1.0/first", "1.0/second", "2.0/third"],
         then: ["1.0/first": "touch started; while [ ! -e go ]; do sleep 0.05; done"])
 
-    @Test func eightRunnersOnAFreshStoreRunEachStepOnceAndTheWaitersSaySo() async throws {
+    @Test func eightRunnersOnAFreshStoreRunEachStepOnceAndTheWaitersSaySo() throws {
         let work = try WorkDirectory()
-        let results = try await Self.race(Self.runners, in: work, ["run", "--to", "2.0", "--format", "json"])
+        let results = try Self.race(Self.runners, in: work, ["run", "--to", "2.0", "--format", "json"])
         #expect(results.map(\.status) == Array(repeating: 0, count: Self.runners), "\(results.map(\.stderr))")
         #expect(try work.read("ran.txt") == "1.0/first\n1.0/second\n2.0/third\n")
 
@@ -29,9 +29,9 @@ import Testing
         #expect(journal.filter { $0["event"] as? String == "run-started" }.count == 1)
     }
 
-    @Test func aWaiterSaysInTextThatAnotherRunnerDidTheWork() async throws {
+    @Test func aWaiterSaysInTextThatAnotherRunnerDidTheWork() throws {
         let work = try WorkDirectory()
-        let results = try await Self.race(2, in: work, ["run", "--to", "2.0"])
+        let results = try Self.race(2, in: work, ["run", "--to", "2.0"])
         #expect(results.map(\.status) == [0, 0], "\(results.map(\.stderr))")
         let waiterText = "up to date at 2.0 (another runner did the work while this one waited)"
         #expect(results.filter { $0.stderr.contains(waiterText) }.count == 1, "\(results.map(\.stderr))")
@@ -41,21 +41,17 @@ import Testing
     /// Starts `count` runners at once on a fresh store, lets the one inside the first step finish
     /// only once every runner has the lock file open (has read "no state" and holds or waits for
     /// the lock: the first-run race), and returns their results.
-    static func race(_ count: Int, in work: WorkDirectory, _ arguments: [String]) async throws -> [MilepostBinary.Result] {
+    static func race(_ count: Int, in work: WorkDirectory, _ arguments: [String]) throws -> [MilepostBinary.Result] {
         try work.write(manifest, to: "milepost.yaml")
         let started = try (0..<count).map { _ in try work.milepost.start(arguments) }
         defer { for runner in started where runner.process.isRunning { kill(runner.process.processIdentifier, SIGKILL) } }
-        #expect(await ReliabilityFixture.eventually { work.exists("started") })
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
         let lock = URL(fileURLWithPath: work.path + "/.milepost/lock").resolvingSymlinksInPath().path
-        #expect(await ReliabilityFixture.eventually {
+        #expect(ReliabilityFixture.eventually {
             started.allSatisfy { openFiles(of: $0.process.processIdentifier).contains(lock) }
         })
         try work.write("", to: "go")
-        var results: [MilepostBinary.Result] = []
-        for runner in started {
-            results.append(await MilepostBinary.finish(runner.process, runner.stdout, runner.stderr, within: .seconds(120)))
-        }
-        return results
+        return started.map { MilepostBinary.finish($0.process, $0.stdout, $0.stderr, within: .seconds(120)) }
     }
 
     /// The paths `pid` has open, from `/proc/PID/fd`.

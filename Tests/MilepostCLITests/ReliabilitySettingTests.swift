@@ -24,13 +24,13 @@ import Testing
     ]
 
     @Test(arguments: cases.indices)
-    func anEmptySettingIsAUsageError(index: Int) async throws {
+    func anEmptySettingIsAUsageError(index: Int) throws {
         let (arguments, environment, name) = Self.cases[index]
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment = environment
-        let result = try await milepost.run(arguments)
+        let result = try milepost.run(arguments)
         #expect(result.status == 64, "\(arguments) \(environment): \(result.stderr)")
         #expect(result.stderr.contains(name), "\(result.stderr)")
         #expect(!work.exists("ran"))
@@ -46,13 +46,13 @@ import Testing
         (["run", "--to", ""], [:], "--to"),
         (["run"], ["MILEPOST_TO": ""], "MILEPOST_TO"),
     ])
-    func anEmptySettingIsAUsageErrorOnAnUpToDateStoreToo(arguments: [String], environment: [String: String], name: String) async throws {
+    func anEmptySettingIsAUsageErrorOnAnUpToDateStoreToo(arguments: [String], environment: [String: String], name: String) throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "1").status == 0)
+        #expect(try work.milepost.run("run", "--to", "1").status == 0)
         var milepost = work.milepost
         milepost.environment = environment
-        let result = try await milepost.run(arguments)
+        let result = try milepost.run(arguments)
         #expect(result.status == 64, "\(arguments) \(environment): \(result.stderr)")
         #expect(result.stderr.contains(name), "\(result.stderr)")
     }

@@ -27,49 +27,49 @@ import Testing
 
     /// SIGHUP (a closed terminal) and SIGQUIT stop a run as SIGTERM does.
     @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130)), (SIGHUP, Int32(129)), (SIGQUIT, Int32(131))])
-    func theSignalReachesTheStepsGrandchild(signal: Int32, expected: Int32) async throws {
+    func theSignalReachesTheStepsGrandchild(signal: Int32, expected: Int32) throws {
         let work = try WorkDirectory()
         try work.write(Self.withGrandchild, to: "milepost.yaml")
-        let (result, died) = try await Self.interrupt(work, with: signal, arguments: ["--termination-grace", "60s"], ending: "grandchild.pid")
+        let (result, died) = try Self.interrupt(work, with: signal, arguments: ["--termination-grace", "60s"], ending: "grandchild.pid")
         #expect(result.status == expected, "\(result.stderr)")
         #expect(died, "the grandchild outlived the signal")
-        try await Self.expectInterruptedAndUnlocked(work, signal: signal)
+        try Self.expectInterruptedAndUnlocked(work, signal: signal)
     }
 
-    @Test func aStepThatIgnoresSIGTERMIsKilledAfterTheGrace() async throws {
+    @Test func aStepThatIgnoresSIGTERMIsKilledAfterTheGrace() throws {
         let work = try WorkDirectory()
         try work.write(Self.ignoringTERM, to: "milepost.yaml")
-        let (result, died) = try await Self.interrupt(work, with: SIGTERM, arguments: ["--termination-grace", "1s"], ending: "step.pid")
+        let (result, died) = try Self.interrupt(work, with: SIGTERM, arguments: ["--termination-grace", "1s"], ending: "step.pid")
         #expect(result.status == 143, "\(result.stderr)")
         #expect(died, "the step outlived the grace")
-        try await Self.expectInterruptedAndUnlocked(work, signal: SIGTERM)
+        try Self.expectInterruptedAndUnlocked(work, signal: SIGTERM)
     }
 
     /// A parent that blocked SIGTERM before starting milepost does not make it deaf to it.
-    @Test func SIGTERMStopsTheRunAlthoughTheParentBlockedIt() async throws {
+    @Test func SIGTERMStopsTheRunAlthoughTheParentBlockedIt() throws {
         let work = try WorkDirectory()
         try work.write(Self.withGrandchild, to: "milepost.yaml")
         var milepost = work.milepost
         milepost.launcher = ["/usr/bin/env", "--block-signal=TERM,CHLD", "--ignore-signal=CHLD"]
-        let (result, died) = try await Self.interrupt(
+        let (result, died) = try Self.interrupt(
             work, with: SIGTERM, arguments: ["--termination-grace", "60s"], ending: "grandchild.pid", milepost: milepost)
         #expect(result.status == 143, "\(result.stderr)")
         #expect(died, "the grandchild outlived the signal")
-        try await Self.expectInterruptedAndUnlocked(work, signal: SIGTERM)
+        try Self.expectInterruptedAndUnlocked(work, signal: SIGTERM)
     }
 
     /// Under `nohup` (SIGHUP ignored) a hangup does not stop the run: the step runs to its end.
-    @Test func underNohupSIGHUPLeavesTheRunAlone() async throws {
+    @Test func underNohupSIGHUPLeavesTheRunAlone() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest("touch started; while [ ! -e go ]; do sleep 0.01; done"), to: "milepost.yaml")
         var milepost = work.milepost
         milepost.launcher = ["/usr/bin/env", "--ignore-signal=HUP"]
         let (process, stdout, stderr) = try milepost.start(["run", "--to", "2"])
-        #expect(await ReliabilityFixture.eventually { work.exists("started") })
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
         kill(process.processIdentifier, SIGHUP)
-        try await Task.sleep(for: .milliseconds(200))  // Time for a trapped SIGHUP to cancel the step; then the step may end.
+        usleep(200_000)  // Time for a trapped SIGHUP to cancel the step; then the step may end.
         try work.write("", to: "go")
-        let result = await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(work.exists("next-ran"))
     }
@@ -77,7 +77,7 @@ import Testing
     /// SIGTERM while a failed step waits for its retry: no further attempt starts, the step stays
     /// failed (not in progress), the run is journaled as interrupted and exits 143; the next run
     /// runs the step again instead of stopping at an interruption.
-    @Test func aSignalDuringTheRetryBackOffEndsTheRunWithTheStepFailed() async throws {
+    @Test func aSignalDuringTheRetryBackOffEndsTheRunWithTheStepFailed() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -85,7 +85,7 @@ import Testing
                 - {name: exec, id: flaky, retries: 3, with: {command: [sh, -c, 'echo x >> attempts; test -e fixed']}}
             """, to: "milepost.yaml")
         // The first attempt fails and is journaled; the runner then sleeps 1 s before the second.
-        let result = try await ReliabilityFixture.terminate(work, run: ["--to", "1"], after: "step-failed")
+        let result = try ReliabilityFixture.terminate(work, run: ["--to", "1"], after: "step-failed")
         #expect(result.status == 143, "\(result.stderr)")
         #expect(try work.read("attempts") == "x\n", "an attempt started after the signal")
         let journal = try ReliabilityFixture.journal(in: work)
@@ -95,7 +95,7 @@ import Testing
         #expect(state["in_progress"] == nil, "\(state)")
         #expect((state["failed"] as? [String: Any])?["id"] as? String == "1/flaky", "\(state)")
         try work.write("", to: "fixed")
-        let next = try await work.milepost.run("run", "--to", "1")
+        let next = try work.milepost.run("run", "--to", "1")
         #expect(next.status == 0, "\(next.stderr)")
     }
 
@@ -104,7 +104,7 @@ import Testing
     /// with it (succeeded for 0, failed for 3), never interrupted, and the next run does not stop at
     /// it (it used to exit 2).
     @Test(arguments: [(0, "step-succeeded", Int32(0)), (3, "step-failed", Int32(1))])
-    func aSignalAfterTheStepExitedLeavesItsOutcome(status: Int, event: String, nextStatus: Int32) async throws {
+    func aSignalAfterTheStepExitedLeavesItsOutcome(status: Int, event: String, nextStatus: Int32) throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -113,24 +113,24 @@ import Testing
             """, to: "milepost.yaml")
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
         let written = { Int32((try? work.read("step.pid"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") }
-        #expect(await ReliabilityFixture.eventually { written() != nil })
+        #expect(ReliabilityFixture.eventually { written() != nil })
         let step = try #require(written())
         // Dead means a zombie here: unreaped until its stderr ends or the second has passed.
-        #expect(await ReliabilityFixture.eventually { ReliabilityFixture.isDead(step) })
+        #expect(ReliabilityFixture.eventually { ReliabilityFixture.isDead(step) })
         kill(process.processIdentifier, SIGTERM)
-        let result = await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
         let events = try ReliabilityFixture.journal(in: work).compactMap { $0["event"] as? String }
         #expect(events.contains(event), "\(events) \(result.stderr)")
         #expect(!events.contains("step-interrupted"), "\(events) \(result.stderr)")
         // A failed step runs again (and fails again): 1, not the 2 of an interrupted one.
-        let next = try await work.milepost.run("run", "--to", "1", "--lock-timeout", "0ms")
+        let next = try work.milepost.run("run", "--to", "1", "--lock-timeout", "0ms")
         #expect(next.status == nextStatus, "\(next.stderr)")
     }
 
     /// As PID 1 of a new PID namespace (a container's entry point), where the kernel drops
     /// signals a process has no handler for.
     @Test(.enabled(if: getuid() == 0, "unshare --pid needs root"))
-    func worksAsPIDOne() async throws {
+    func worksAsPIDOne() throws {
         let work = try WorkDirectory()
         try work.write(Self.withGrandchild, to: "milepost.yaml")
         let unshare = Process()
@@ -144,8 +144,8 @@ import Testing
         unshare.standardInput = FileHandle.nullDevice
         try unshare.run()
         defer { if unshare.isRunning { kill(unshare.processIdentifier, SIGKILL) } }
-        guard await ReliabilityFixture.eventually({ work.exists("started") }) else {
-            let result = await MilepostBinary.finish(unshare, stdout, stderr, within: .seconds(10))
+        guard ReliabilityFixture.eventually({ work.exists("started") }) else {
+            let result = MilepostBinary.finish(unshare, stdout, stderr, within: .seconds(10))
             Issue.record("the step never started (unshare refused?): \(result.stderr)")
             return
         }
@@ -154,9 +154,9 @@ import Testing
         let children = try String(contentsOfFile: "/proc/\(unshare.processIdentifier)/task/\(unshare.processIdentifier)/children", encoding: .utf8)
         let milepost = try #require(Int32(children.trimmingCharacters(in: .whitespaces)))
         kill(milepost, SIGTERM)
-        let result = await MilepostBinary.finish(unshare, stdout, stderr, within: .seconds(60))
+        let result = MilepostBinary.finish(unshare, stdout, stderr, within: .seconds(60))
         #expect(result.status == 143, "\(result.stderr)")
-        try await Self.expectInterruptedAndUnlocked(work, signal: SIGTERM)
+        try Self.expectInterruptedAndUnlocked(work, signal: SIGTERM)
     }
 
     /// Starts a run to 2, sends `signal` to milepost once step 1 is running, and waits for it.
@@ -166,28 +166,28 @@ import Testing
     static func interrupt(
         _ work: WorkDirectory, with signal: Int32, arguments: [String], ending pidFile: String,
         milepost: MilepostBinary? = nil
-    ) async throws -> (result: MilepostBinary.Result, died: Bool) {
+    ) throws -> (result: MilepostBinary.Result, died: Bool) {
         let (process, stdout, stderr) = try (milepost ?? work.milepost).start(["run", "--to", "2"] + arguments)
-        #expect(await ReliabilityFixture.eventually { work.exists("started") })
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
         #expect(try work.read("parent.pid") == "\(process.processIdentifier)\n")
         kill(process.processIdentifier, signal)
         let pid = try ReliabilityFixture.pid(in: work, pidFile)
-        let died = await ReliabilityFixture.eventually { ReliabilityFixture.isDead(pid) }
+        let died = ReliabilityFixture.eventually { ReliabilityFixture.isDead(pid) }
         if !died { kill(pid, SIGKILL) }
-        return (await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60)), died)
+        return (MilepostBinary.finish(process, stdout, stderr, within: .seconds(60)), died)
     }
 
     /// The journal ends with the step interrupted and the run finished as interrupted, the next
     /// step never ran, and the lock is free: the next run stops at once at the interrupted step.
-    static func expectInterruptedAndUnlocked(_ work: WorkDirectory, signal: Int32) async throws {
+    static func expectInterruptedAndUnlocked(_ work: WorkDirectory, signal: Int32) throws {
         #expect(!work.exists("next-ran"))
         let journal = try ReliabilityFixture.journal(in: work)
         #expect(journal.suffix(2).map { $0["event"] as? String } == ["step-interrupted", "run-finished"])
         #expect(journal.suffix(2).first?["step"] as? String == "1/work")
         #expect(journal.last?["outcome"] as? String == "interrupted")
-        let status = try await work.milepost.run("status", "--format", "json")
+        let status = try work.milepost.run("status", "--format", "json")
         #expect(try ReliabilityFixture.object(status.stdout)["lock_holder"] == nil, "\(status.stdout)")
-        let next = try await work.milepost.run("run", "--to", "2", "--lock-timeout", "0ms")
+        let next = try work.milepost.run("run", "--to", "2", "--lock-timeout", "0ms")
         #expect(next.status == 2, "signal \(signal): \(next.stderr)")
     }
 }

@@ -16,7 +16,7 @@ import Testing
     ]
 
     @Test(arguments: unreadable.map(\.name))
-    func exitsSeventyFourAndLeavesTheFileAlone(name: String) async throws {
+    func exitsSeventyFourAndLeavesTheFileAlone(name: String) throws {
         let bytes = try #require(Self.unreadable.first { $0.name == name }).bytes
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
@@ -26,7 +26,7 @@ import Testing
         let before = try FileManager.default.attributesOfItem(atPath: path)
 
         for command in [["run", "--to", "1"], ["status"]] {
-            let result = try await work.milepost.run(command)
+            let result = try work.milepost.run(command)
             #expect(result.status == 74, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("cannot read the state in .milepost"), "\(result.stderr)")
             #expect(result.stderr.contains(
@@ -42,11 +42,11 @@ import Testing
     }
 
     /// Root reads through file modes, so an unreadable state is made with a directory in its place.
-    @Test func aStateThatCannotBeOpenedExitsSeventyFour() async throws {
+    @Test func aStateThatCannotBeOpenedExitsSeventyFour() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         try FileManager.default.createDirectory(atPath: work.path + "/.milepost/state.json", withIntermediateDirectories: true)
-        let result = try await work.milepost.run("run", "--to", "1")
+        let result = try work.milepost.run("run", "--to", "1")
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains(".milepost"), "\(result.stderr)")
         #expect(!work.exists("ran"))

@@ -8,16 +8,16 @@ import Testing
     /// Starts a run to 2.1 and, once the step holds after `ItemScript.holdAfter` items and its
     /// stored cursor is `ItemScript.lastCursor`, kills the runner and the step's process group with
     /// SIGKILL (a host that dies).
-    static func killMidway(_ work: WorkDirectory, resumable: Bool) async throws {
+    static func killMidway(_ work: WorkDirectory, resumable: Bool) throws {
         try work.write(ItemScript.manifest(resumable: resumable), to: "milepost.yaml")
         try work.write("", to: "hold")
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "2.1"])
-        #expect(await ReliabilityFixture.eventually {
+        #expect(ReliabilityFixture.eventually {
             ItemScript.processed(in: work.path).count == ItemScript.holdAfter && storedCursor(work) == String(ItemScript.lastCursor)
         })
         kill(process.processIdentifier, SIGKILL)
         kill(-(try ReliabilityFixture.pid(in: work, "step.pid")), SIGKILL)
-        _ = await MilepostBinary.finish(process, stdout, stderr, within: .seconds(30))
+        _ = MilepostBinary.finish(process, stdout, stderr, within: .seconds(30))
         #expect(process.terminationReason == .uncaughtSignal)
         try FileManager.default.removeItem(atPath: work.path + "/hold")
     }
@@ -31,21 +31,21 @@ import Testing
         try work.read("starts.txt").split(separator: "\n").compactMap { Int($0) }
     }
 
-    @Test func aKilledResumableStepResumesAtItsLastCursorOnThePlainNextRun() async throws {
+    @Test func aKilledResumableStepResumesAtItsLastCursorOnThePlainNextRun() throws {
         let work = try WorkDirectory()
-        try await Self.killMidway(work, resumable: true)
-        let status = try await work.milepost.run("status", "--to", "2.1")
+        try Self.killMidway(work, resumable: true)
+        let status = try work.milepost.run("status", "--to", "2.1")
         #expect(status.stdout.contains("2.1/items was interrupted; it is resumable and the next run resumes it at its cursor 50\n"), "\(status.stdout)")
         #expect(status.stdout.contains("  cursor      50\n"))
-        let plan = try await work.milepost.run("plan", "--to", "2.1")
+        let plan = try work.milepost.run("plan", "--to", "2.1")
         #expect(plan.stdout.contains("resumes at its cursor 50"), "\(plan.stdout)")
         #expect(!plan.stdout.contains("note: 2.1/items is not idempotent"))
-        let planJSON = try ReliabilityFixture.object(try await work.milepost.run("plan", "--to", "2.1", "--format", "json").stdout)
+        let planJSON = try ReliabilityFixture.object(try work.milepost.run("plan", "--to", "2.1", "--format", "json").stdout)
         let planned = try #require((planJSON["steps"] as? [[String: Any]])?.first)
         #expect(planned["resumable"] as? Bool == true)
         #expect(planned["idempotent"] as? Bool == false)
 
-        let next = try await work.milepost.run("run", "--to", "2.1")
+        let next = try work.milepost.run("run", "--to", "2.1")
         #expect(next.status == 0, "\(next.stderr)")
 
         #expect(try Self.starts(work) == [0, ItemScript.lastCursor])
@@ -60,33 +60,33 @@ import Testing
         #expect(started.map { $0["cursor"] as? String } == [nil, String(ItemScript.lastCursor)])
     }
 
-    @Test func aStepThatIsNotResumableStillBlocksTheNextRun() async throws {
+    @Test func aStepThatIsNotResumableStillBlocksTheNextRun() throws {
         let work = try WorkDirectory()
-        try await Self.killMidway(work, resumable: false)
-        let next = try await work.milepost.run("run", "--to", "2.1")
+        try Self.killMidway(work, resumable: false)
+        let next = try work.milepost.run("run", "--to", "2.1")
         #expect(next.status == 2, "\(next.stderr)")
         #expect(try Self.starts(work) == [0])
     }
 
-    @Test func resolveRetryKeepsTheCursorAndFromStartDiscardsIt() async throws {
+    @Test func resolveRetryKeepsTheCursorAndFromStartDiscardsIt() throws {
         let work = try WorkDirectory()
-        try await Self.killMidway(work, resumable: false)
+        try Self.killMidway(work, resumable: false)
         let cursor = String(ItemScript.lastCursor)
 
-        let kept = try await work.milepost.run("resolve", "2.1/items", "--retry")
+        let kept = try work.milepost.run("resolve", "2.1/items", "--retry")
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect(kept.stdout == "2.1/items: will run again on the next run, at its cursor \(cursor)\n")
         #expect(try ReliabilityFixture.journal(in: work).last?["cursor"] as? String == cursor)
         let failed = try #require(try ReliabilityFixture.object(try work.read(".milepost/state.json"))["failed"] as? [String: Any])
         #expect(failed["cursor"] as? String == cursor)
 
-        let again = try await work.milepost.run("resolve", "2.1/items", "--retry", "--from-start")
+        let again = try work.milepost.run("resolve", "2.1/items", "--retry", "--from-start")
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout == "2.1/items: will run again on the next run\n")
         let state = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
         #expect(state["failed"] == nil && state["in_progress"] == nil)
 
-        let next = try await work.milepost.run("run", "--to", "2.1")
+        let next = try work.milepost.run("run", "--to", "2.1")
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try Self.starts(work) == [0, 0])
     }
@@ -103,25 +103,25 @@ import Testing
         """ + ItemScript.manifest(resumable: resumable).dropFirst("migrations:".count)
     }
 
-    @Test func aStepAddedBeforeAnInterruptedOneLeavesItsCursorInPlace() async throws {
+    @Test func aStepAddedBeforeAnInterruptedOneLeavesItsCursorInPlace() throws {
         let work = try WorkDirectory()
-        try await Self.killMidway(work, resumable: true)
+        try Self.killMidway(work, resumable: true)
         try work.write(Self.manifestWithAStepBefore(resumable: true), to: "milepost.yaml")
         try work.write("", to: "first-fails")
 
         // The step before fails: the interrupted step's mark, cursor included, is set aside, not replaced.
-        let failing = try await work.milepost.run("run", "--to", "2.1")
+        let failing = try work.milepost.run("run", "--to", "2.1")
         #expect(failing.status == 1, "\(failing.stderr)")
         let state = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
         #expect((state["failed"] as? [String: Any])?["id"] as? String == "2.0/first")
         let aside = try #require((state["set_aside"] as? [[String: Any]])?.first?["interrupted"] as? [String: Any])
         #expect(aside["id"] as? String == "2.1/items" && aside["cursor"] as? String == String(ItemScript.lastCursor))
-        let plan = try await work.milepost.run("plan", "--to", "2.1")
+        let plan = try work.milepost.run("plan", "--to", "2.1")
         #expect(plan.stdout.contains("resumes at its cursor 50"), "\(plan.stdout)")
 
         // Fixed, the step before runs, and the interrupted step resumes at its cursor: no item twice but 51–55.
         try FileManager.default.removeItem(atPath: work.path + "/first-fails")
-        let next = try await work.milepost.run("run", "--to", "2.1")
+        let next = try work.milepost.run("run", "--to", "2.1")
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try work.read("first.txt") == "ran\nran\n")
         #expect(try Self.starts(work) == [0, ItemScript.lastCursor])
@@ -133,14 +133,14 @@ import Testing
         #expect(after["set_aside"] == nil && after["in_progress"] == nil && after["failed"] == nil)
     }
 
-    @Test func aFailedStepsCursorSurvivesTheFailureOfAStepBeforeIt() async throws {
+    @Test func aFailedStepsCursorSurvivesTheFailureOfAStepBeforeIt() throws {
         let work = try WorkDirectory()
-        try await Self.killMidway(work, resumable: false)
-        #expect(try await work.milepost.run("resolve", "2.1/items", "--retry").status == 0)
+        try Self.killMidway(work, resumable: false)
+        #expect(try work.milepost.run("resolve", "2.1/items", "--retry").status == 0)
         try work.write(Self.manifestWithAStepBefore(resumable: false), to: "milepost.yaml")
         try work.write("", to: "first-fails")
 
-        let failing = try await work.milepost.run("run", "--to", "2.1")
+        let failing = try work.milepost.run("run", "--to", "2.1")
         #expect(failing.status == 1, "\(failing.stderr)")
         let state = try ReliabilityFixture.object(try work.read(".milepost/state.json"))
         #expect((state["failed"] as? [String: Any])?["id"] as? String == "2.0/first")
@@ -148,14 +148,14 @@ import Testing
         #expect(aside["id"] as? String == "2.1/items" && aside["cursor"] as? String == String(ItemScript.lastCursor))
 
         try FileManager.default.removeItem(atPath: work.path + "/first-fails")
-        let next = try await work.milepost.run("run", "--to", "2.1")
+        let next = try work.milepost.run("run", "--to", "2.1")
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try Self.starts(work) == [0, ItemScript.lastCursor])
     }
 
-    @Test func fromStartNeedsRetry() async throws {
+    @Test func fromStartNeedsRetry() throws {
         let work = try WorkDirectory()
-        let result = try await work.milepost.run("resolve", "2.1/items", "--done", "--from-start")
+        let result = try work.milepost.run("resolve", "2.1/items", "--done", "--from-start")
         #expect(result.status == 64)
         #expect(result.stderr.contains("--from-start goes with --retry"), "\(result.stderr)")
     }
@@ -175,20 +175,20 @@ import Testing
               with: {command: [sh, -c, 'i=${MILEPOST_RESUME_CURSOR:-0}; echo "$i" >> starts.txt; trap "echo cursor \\$i >&$MILEPOST_CONTROL_FD; exit 143" TERM; while [ $i -lt 200 ]; do i=$((i+1)); echo $i >> done.txt; if [ $i -eq 20 ] && [ -e hold ]; then touch held; while [ -e hold ]; do sleep 0.01; done; fi; done']}
         """
 
-    @Test func aStepThatCommitsItsCursorOnSIGTERMResumesExactlyThere() async throws {
+    @Test func aStepThatCommitsItsCursorOnSIGTERMResumesExactlyThere() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest, to: "milepost.yaml")
         try work.write("", to: "hold")
         let (process, stdout, stderr) = try work.milepost.start(["run", "--to", "1"])
-        #expect(await ReliabilityFixture.eventually { work.exists("held") })
+        #expect(ReliabilityFixture.eventually { work.exists("held") })
         kill(process.processIdentifier, SIGTERM)
-        let stopped = await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        let stopped = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
         #expect(stopped.status == 143, "\(stopped.stderr)")
         let mark = try #require(try ReliabilityFixture.object(try work.read(".milepost/state.json"))["in_progress"] as? [String: Any])
         #expect(mark["cursor"] as? String == "20")
 
         try FileManager.default.removeItem(atPath: work.path + "/hold")
-        let next = try await work.milepost.run("run", "--to", "1")
+        let next = try work.milepost.run("run", "--to", "1")
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try work.read("starts.txt") == "0\n20\n")
         #expect(try work.read("done.txt").split(separator: "\n").compactMap { Int($0) } == Array(1...200))

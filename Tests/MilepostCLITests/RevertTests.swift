@@ -39,21 +39,21 @@ import Testing
         }
     }
 
-    static func ranToTwo() async throws -> WorkDirectory {
+    static func ranToTwo() throws -> WorkDirectory {
         let work = try WorkDirectory()
         try work.write(manifest, to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         return work
     }
 
-    @Test func revertsRunNewestFirstThenTheTargetIsStoredAndARunRedoesTheSteps() async throws {
-        let work = try await Self.ranToTwo()
-        let dry = try await work.milepost.run("revert", "--to", "0.5", "--dry-run")
+    @Test func revertsRunNewestFirstThenTheTargetIsStoredAndARunRedoesTheSteps() throws {
+        let work = try Self.ranToTwo()
+        let dry = try work.milepost.run("revert", "--to", "0.5", "--dry-run")
         #expect(dry.status == 0)
         #expect(dry.stdout == "  2.0/c\n  2.0/b\n  1.0/a\n")
         #expect(try Self.ran(work) == ["a", "b", "c"])
 
-        let revert = try await work.milepost.run("revert", "--to", "1.0")
+        let revert = try work.milepost.run("revert", "--to", "1.0")
         #expect(revert.status == 0)
         #expect(revert.stderr.contains("milepost: demo 2.0 → 1.0: 2 steps reverted (run "))
         #expect(try Self.ran(work) == ["a", "b", "c", "undo-c", "undo-b"])
@@ -62,24 +62,24 @@ import Testing
         #expect(state["completed"]?.array?.map { $0["id"]?.string } == ["1.0/a"])
         #expect(state["reverting"] == nil)
 
-        let plan = try JSONValue(parsing: try await work.milepost.run("plan", "--to", "2.0", "--format", "json").stdout)
+        let plan = try JSONValue(parsing: try work.milepost.run("plan", "--to", "2.0", "--format", "json").stdout)
         #expect(plan["steps"]?.array?.map { $0["status"]?.string } == ["completed", "pending", "pending"])
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         #expect(try Self.ran(work) == ["a", "b", "c", "undo-c", "undo-b", "b", "c"])
-        #expect(try await work.milepost.run("revert", "--to", "2.0").stderr.contains("already at 2.0: nothing to revert"))
+        #expect(try work.milepost.run("revert", "--to", "2.0").stderr.contains("already at 2.0: nothing to revert"))
     }
 
-    @Test func aStepWithoutARevertRefusesTheWholeRevertUpFrontListingIt() async throws {
+    @Test func aStepWithoutARevertRefusesTheWholeRevertUpFrontListingIt() throws {
         let work = try WorkDirectory()
         try work.write(Self.manifest.replacingOccurrences(
             of: "\n      revert: {command: [sh, -c, 'echo undo-a >> ran.txt']}", with: "")
             + "\n  \"1.5\": [{name: exec, id: final, with: {command: [sh, -c, 'echo final >> ran.txt']}}]\n",
             to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         let journal = try work.read(".milepost/journal.jsonl")
         let state = try work.read(".milepost/state.json")
 
-        let revert = try await work.milepost.run("revert", "--to", "0.5")
+        let revert = try work.milepost.run("revert", "--to", "0.5")
         #expect(revert.status == 65)
         #expect(revert.stderr.contains(
             "milepost: error: cannot revert: these completed steps have no revert: 1.5/final (no revert), 1.0/a (no revert); nothing was reverted"),
@@ -88,31 +88,31 @@ import Testing
         #expect(try work.read(".milepost/journal.jsonl") == journal)
         #expect(try work.read(".milepost/state.json") == state)
 
-        let dry = try await work.milepost.run("revert", "--to", "0.5", "--dry-run", "--format", "json")
+        let dry = try work.milepost.run("revert", "--to", "0.5", "--dry-run", "--format", "json")
         #expect(dry.status == 65)
         let document = try JSONValue(parsing: dry.stdout)
         #expect(document["irreversible"]?.array?.map { $0["id"]?.string } == ["1.5/final", "1.0/a"])
         #expect(document["irreversible"]?.array?.map { $0["reason"]?.string } == ["no-revert", "no-revert"])
-        #expect(try await work.milepost.run("revert", "--to", "1.5").status == 0)
+        #expect(try work.milepost.run("revert", "--to", "1.5").status == 0)
         #expect(try Self.ran(work) == ["a", "final", "b", "c", "undo-c", "undo-b"])
     }
 
     /// A revert to 0.5 killed with SIGKILL inside the revert of `2.0/b`, the second of three.
-    static func killedInTheSecondRevert() async throws -> (WorkDirectory, ReliabilityKillTests.KilledRunner) {
-        let work = try await Self.ranToTwo()
+    static func killedInTheSecondRevert() throws -> (WorkDirectory, ReliabilityKillTests.KilledRunner) {
+        let work = try Self.ranToTwo()
         try work.write("", to: "hang")
         let (process, stdout, stderr) = try work.milepost.start(["revert", "--to", "0.5"])
         let killed = ReliabilityKillTests.KilledRunner(work: work, process: process, output: (stdout, stderr))
-        #expect(await ReliabilityFixture.eventually { work.exists("started") })
+        #expect(ReliabilityFixture.eventually { work.exists("started") })
         kill(killed.pid, SIGKILL)
-        #expect(await ReliabilityFixture.eventually { ReliabilityFixture.isDead(killed.pid) })
+        #expect(ReliabilityFixture.eventually { ReliabilityFixture.isDead(killed.pid) })
         try FileManager.default.removeItem(atPath: work.path + "/hang")
         return (work, killed)
     }
 
     @Test(arguments: ["--retry", "--done"])
-    func aRevertKilledInTheMiddleStopsRunAndRevertUntilResolved(resolution: String) async throws {
-        let (work, killed) = try await Self.killedInTheSecondRevert()
+    func aRevertKilledInTheMiddleStopsRunAndRevertUntilResolved(resolution: String) throws {
+        let (work, killed) = try Self.killedInTheSecondRevert()
         defer { killed.finish() }
         #expect(try Self.ran(work) == ["a", "b", "c", "undo-c"])
         let state = try Self.state(work)
@@ -124,40 +124,40 @@ import Testing
 
         // Neither a run (not even the fast path: the stored version is the target) nor a revert goes on.
         for arguments in [["run", "--to", "2.0"], ["revert", "--to", "0.5", "--lock-timeout", "0s"]] {
-            let refused = try await work.milepost.run(arguments)
+            let refused = try work.milepost.run(arguments)
             #expect(refused.status == 2)
             #expect(refused.stderr.contains("milepost: the revert of step 2.0/b was interrupted (pid \(killed.pid) on "), "\(refused.stderr)")
             #expect(refused.stderr.contains("If its undoing is complete: `milepost resolve 2.0/b --done`; to run its revert again: `milepost resolve 2.0/b --retry`."))
         }
         #expect(try work.read("b-reverting") == "x\n")
-        let status = try await work.milepost.run("status", "--to", "2.0")
+        let status = try work.milepost.run("status", "--to", "2.0")
         #expect(status.stdout.contains("the revert of 2.0/b was interrupted: runs and reverts stop at it (exit 2) until it is resolved"), "\(status.stdout)")
         #expect(status.stdout.contains("`milepost resolve 2.0/b --retry`  to run its revert again on the next revert"))
-        #expect(try await work.milepost.run("status", "--to", "2.0", "--check").status == 4)
+        #expect(try work.milepost.run("status", "--to", "2.0", "--check").status == 4)
         let schema = try JSONSchema()
-        let blocked = try await work.milepost.run("revert", "--to", "0.5", "--format", "json")
+        let blocked = try work.milepost.run("revert", "--to", "0.5", "--format", "json")
         #expect(schema.problems(ofDocument: blocked.stdout, command: "revert") == [])
         #expect(try JSONValue(parsing: blocked.stdout)["interrupted"]?["direction"]?.string == "revert")
 
-        let resolve = try await work.milepost.run("resolve", "2.0/b", resolution)
+        let resolve = try work.milepost.run("resolve", "2.0/b", resolution)
         #expect(resolve.status == 0)
         #expect(resolve.stdout == (resolution == "--done" ? "2.0/b: recorded as reverted\n" : "2.0/b: its revert runs again on the next revert\n"))
         // The revert is still unfinished: a run still refuses, now naming the revert to finish.
-        let run = try await work.milepost.run("run", "--to", "2.0")
+        let run = try work.milepost.run("run", "--to", "2.0")
         #expect(run.status == 2)
         #expect(run.stderr.contains("milepost: refusing to run, nothing ran: a revert to 0.5 is unfinished; finish it first: `milepost revert --to 0.5`"))
-        let runJSON = try await work.milepost.run("run", "--to", "2.0", "--format", "json")
+        let runJSON = try work.milepost.run("run", "--to", "2.0", "--format", "json")
         #expect(schema.problems(ofDocument: runJSON.stdout, command: "run") == [])
         #expect(try JSONValue(parsing: runJSON.stdout)["outcome"]?.string == "revert-unfinished")
         #expect(try JSONValue(parsing: runJSON.stdout)["reverting"]?["to"]?.string == "0.5")
-        let unfinished = try await work.milepost.run("status", "--to", "2.0", "--check")
+        let unfinished = try work.milepost.run("status", "--to", "2.0", "--check")
         #expect(unfinished.status == 4)
         #expect(unfinished.stdout.contains("a revert to 0.5 is unfinished: runs refuse (exit 2) until it is finished"), "\(unfinished.stdout)")
         #expect(unfinished.stdout.contains("`milepost revert --to 0.5`"))
         // Nor can a revert to a higher version leave it behind.
-        #expect(try await work.milepost.run("revert", "--to", "1.5").status == 2)
+        #expect(try work.milepost.run("revert", "--to", "1.5").status == 2)
 
-        let done = try await work.milepost.run("revert", "--to", "0.5", "--format", "json")
+        let done = try work.milepost.run("revert", "--to", "0.5", "--format", "json")
         #expect(done.status == 0)
         #expect(schema.problems(ofDocument: done.stdout, command: "revert") == [])
         let retried = resolution == "--retry"
@@ -172,26 +172,26 @@ import Testing
         ] + (retried ? ["revert-started 2.0/b", "revert-succeeded 2.0/b"] : []) + [
             "revert-started 1.0/a", "revert-succeeded 1.0/a",
         ])
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 0)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 0)
         #expect(try Self.ran(work).suffix(3) == ["a", "b", "c"])
     }
 
-    @Test func aFailedRevertLeavesTheRevertUnfinishedAndTheNextRevertResumesAtIt() async throws {
-        let work = try await Self.ranToTwo()
+    @Test func aFailedRevertLeavesTheRevertUnfinishedAndTheNextRevertResumesAtIt() throws {
+        let work = try Self.ranToTwo()
         try work.write(Self.manifest.replacingOccurrences(of: "echo undo-c >> ran.txt", with: "[ -e fixed ] && echo undo-c >> ran.txt"),
                        to: "milepost.yaml")
-        let failed = try await work.milepost.run("revert", "--to", "1.0")
+        let failed = try work.milepost.run("revert", "--to", "1.0")
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("milepost: demo the revert of step 2.0/c failed; the stored version stays 2.0 and the revert is unfinished."))
         #expect(try Self.state(work)["failed"]?["direction"]?.string == "revert")
-        #expect(try await work.milepost.run("run", "--to", "2.0").status == 2)
+        #expect(try work.milepost.run("run", "--to", "2.0").status == 2)
         try work.write("", to: "fixed")
-        #expect(try await work.milepost.run("revert", "--to", "1.0").status == 0)
+        #expect(try work.milepost.run("revert", "--to", "1.0").status == 0)
         #expect(try Self.ran(work) == ["a", "b", "c", "undo-c", "undo-b"])
         #expect(try Self.state(work)["failed"] == nil)
     }
 
-    @Test func revertIsCheckedInTheManifestWithSuggestions() async throws {
+    @Test func revertIsCheckedInTheManifestWithSuggestions() throws {
         let work = try WorkDirectory()
         try work.write("""
             migrations:
@@ -200,7 +200,7 @@ import Testing
                 - {name: exec, id: b, with: {command: [true]}, revert: {comand: [true]}}
                 - {name: exec, id: c, with: {command: [true]}, revert: [true]}
             """, to: "milepost.yaml")
-        let validate = try await work.milepost.run("validate")
+        let validate = try work.milepost.run("validate")
         #expect(validate.status == 65)
         #expect(validate.stderr.contains("error: unknown key 'revrt' in a step"))
         #expect(validate.stderr.contains("did you mean 'revert'?"))

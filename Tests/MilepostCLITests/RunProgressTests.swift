@@ -30,9 +30,9 @@ import Testing
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])
-    func completionScripts(shell: String) async throws {
+    func completionScripts(shell: String) throws {
         let work = try WorkDirectory()
-        let result = try await work.milepost.run("--generate-completion-script", shell)
+        let result = try work.milepost.run("--generate-completion-script", shell)
         #expect(result.status == 0, "\(result.stderr)")
         for command in ["validate", "plan", "run", "status", "history", "steps", "baseline", "resolve"] {
             #expect(result.stdout.contains(command), "\(shell) completion lacks \(command)")

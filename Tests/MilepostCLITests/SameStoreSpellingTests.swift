@@ -26,7 +26,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: work.path + "/link.db", withDestinationPath: "app.db")
     }
 
-    @Test func aHostStoreThatIsTheFleetStoreIsRefusedAtOnce() async throws {
+    @Test func aHostStoreThatIsTheFleetStoreIsRefusedAtOnce() throws {
         let work = try WorkDirectory()
         try Self.prepare(work)
         for (fleet, host) in Self.spellings(in: work) {
@@ -36,7 +36,7 @@ import Testing
             ]
             for command in commands {
                 let start = ContinuousClock.now
-                let refused = try await work.milepost.run(command + ["--store", fleet, "--host-store", host])
+                let refused = try work.milepost.run(command + ["--store", fleet, "--host-store", host])
                 #expect(refused.status == 64, "\(command) \(fleet) \(host): \(refused.stderr)")
                 #expect(refused.stderr.contains("is the fleet store"), "\(refused.stderr)")
                 #expect(ContinuousClock.now - start < .seconds(30), "it waited for its own lock")
@@ -45,15 +45,15 @@ import Testing
         #expect(!work.exists("ran.txt"))
     }
 
-    @Test func aCopyOntoItsOwnSourceSpelledOtherwiseIsRefusedAtOnce() async throws {
+    @Test func aCopyOntoItsOwnSourceSpelledOtherwiseIsRefusedAtOnce() throws {
         let work = try WorkDirectory()
         try Self.prepare(work)
         for (source, target) in Self.spellings(in: work) {
-            #expect(try await work.milepost.run("run", "--to", "1.0", "--store", source, "--host-store", "host-" + source.filter(\.isLetter)).status == 0)
+            #expect(try work.milepost.run("run", "--to", "1.0", "--store", source, "--host-store", "host-" + source.filter(\.isLetter)).status == 0)
             let stored = work.path + (source.hasPrefix("sqlite:") ? "/app.db" : "/.milepost/state.json")
             let state = try Data(contentsOf: URL(fileURLWithPath: stored))
             let start = ContinuousClock.now
-            let refused = try await work.milepost.run("store", "copy", "--from", source, "--to", target, "--force", "--lock-timeout", "60s")
+            let refused = try work.milepost.run("store", "copy", "--from", source, "--to", target, "--force", "--lock-timeout", "60s")
             #expect(refused.status == 64, "\(source) \(target): \(refused.stderr)")
             #expect(refused.stderr.contains("the source and the target are the same store"), "\(refused.stderr)")
             #expect(ContinuousClock.now - start < .seconds(30), "it waited for its own lock")

@@ -10,7 +10,7 @@ import Testing
     static let interval: Duration = .milliseconds(250)
 
     /// One step that reports half of its work, then sleeps `seconds`.
-    static func manifest(sleeping seconds: Double) async -> String {
+    static func manifest(sleeping seconds: Double) -> String {
         """
         migrations:
           1:
@@ -23,16 +23,16 @@ import Testing
     /// Runs the slow step with `NOTIFY_SOCKET` at `receiver`; the datagrams and how long the run took.
     static func run(
         _ work: WorkDirectory, notifying receiver: NotifySocketReceiver, sleeping seconds: Double = 3
-    ) async throws -> (result: MilepostBinary.Result, datagrams: [NotifySocketReceiver.Datagram], elapsed: Duration) {
-        try await work.write(manifest(sleeping: seconds), to: "milepost.yaml")
+    ) throws -> (result: MilepostBinary.Result, datagrams: [NotifySocketReceiver.Datagram], elapsed: Duration) {
+        try work.write(manifest(sleeping: seconds), to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment = ["NOTIFY_SOCKET": receiver.address, "MILEPOST_NOTIFY_INTERVAL": "250ms"]
         let started = ContinuousClock.now
         let (process, stdout, stderr) = try milepost.start(["run", "--to", "1"])
-        let result = await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
         let elapsed = ContinuousClock.now - started
         // A datagram sent just before the exit is already queued; let the reader take it.
-        try await Task.sleep(for: .milliseconds(200))
+        usleep(200_000)
         return (result, receiver.stop(), elapsed)
     }
 
@@ -60,10 +60,10 @@ import Testing
         #expect(datagrams.last?.values("EXTEND_TIMEOUT_USEC") == [], sourceLocation: sourceLocation)
     }
 
-    @Test func aRunningStepExtendsTheTimeoutAndNamesItselfAtAPath() async throws {
+    @Test func aRunningStepExtendsTheTimeoutAndNamesItselfAtAPath() throws {
         let work = try WorkDirectory()
         let receiver = try NotifySocketReceiver(in: work.path)
-        let (result, datagrams, elapsed) = try await Self.run(work, notifying: receiver)
+        let (result, datagrams, elapsed) = try Self.run(work, notifying: receiver)
         #expect(result.status == 0, "\(result.stderr)")
         Self.expectNotifications(datagrams, elapsed: elapsed)
         // Repeated while the step runs: the extensions span most of its 3 s.
@@ -73,37 +73,37 @@ import Testing
         }
     }
 
-    @Test func anAbstractSocketNameWorksToo() async throws {
+    @Test func anAbstractSocketNameWorksToo() throws {
         let work = try WorkDirectory()
         let receiver = try NotifySocketReceiver(in: work.path, abstract: true)
-        let (result, datagrams, elapsed) = try await Self.run(work, notifying: receiver)
+        let (result, datagrams, elapsed) = try Self.run(work, notifying: receiver)
         #expect(result.status == 0, "\(result.stderr)")
         Self.expectNotifications(datagrams, elapsed: elapsed)
     }
 
     /// The socket is there, but `NOTIFY_SOCKET` is not set (not even inherited from the test's own
     /// environment): not one datagram.
-    @Test func nothingIsSentWithoutNotifySocket() async throws {
+    @Test func nothingIsSentWithoutNotifySocket() throws {
         let work = try WorkDirectory()
         let receiver = try NotifySocketReceiver(in: work.path)
-        try await work.write(Self.manifest(sleeping: 1), to: "milepost.yaml")
+        try work.write(Self.manifest(sleeping: 1), to: "milepost.yaml")
         var milepost = work.milepost
         milepost.launcher = ["/usr/bin/env", "-u", "NOTIFY_SOCKET"]
         milepost.environment = ["MILEPOST_NOTIFY_INTERVAL": "100ms"]
         let (process, stdout, stderr) = try milepost.start(["run", "--to", "1"])
-        let result = await MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
+        let result = MilepostBinary.finish(process, stdout, stderr, within: .seconds(60))
         #expect(result.status == 0, "\(result.stderr)")
-        try await Task.sleep(for: .milliseconds(300))
+        usleep(300_000)
         #expect(receiver.stop().map(\.text) == [])
     }
 
     /// Nobody listens at `NOTIFY_SOCKET`: the run succeeds, and says so once, at debug level.
-    @Test func aDeadSocketNeverFailsTheRun() async throws {
+    @Test func aDeadSocketNeverFailsTheRun() throws {
         let work = try WorkDirectory()
-        try await work.write(Self.manifest(sleeping: 0.6), to: "milepost.yaml")
+        try work.write(Self.manifest(sleeping: 0.6), to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment = ["NOTIFY_SOCKET": work.path + "/nobody.sock", "MILEPOST_NOTIFY_INTERVAL": "100ms"]
-        let result = try await milepost.run("run", "--to", "1", "--log-level", "debug")
+        let result = try milepost.run("run", "--to", "1", "--log-level", "debug")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n").filter { $0.contains("cannot notify the service manager") }
         #expect(lines.count == 1, "\(result.stderr)")
@@ -117,16 +117,16 @@ import Testing
     @Test(arguments: [
         ("100000000d", "give at most 720000h"), ("1ms", "give at least 10ms"), ("soon", "expected numbers with units"),
     ])
-    func anIntervalItCannotHoldIsRefusedBeforeTheRun(interval: String, reason: String) async throws {
+    func anIntervalItCannotHoldIsRefusedBeforeTheRun(interval: String, reason: String) throws {
         let work = try WorkDirectory()
         let receiver = try NotifySocketReceiver(in: work.path)
-        try await work.write(Self.manifest(sleeping: 0.1), to: "milepost.yaml")
+        try work.write(Self.manifest(sleeping: 0.1), to: "milepost.yaml")
         var milepost = work.milepost
         milepost.environment = ["NOTIFY_SOCKET": receiver.address, "MILEPOST_NOTIFY_INTERVAL": interval]
-        let result = try await milepost.run("run", "--to", "1")
+        let result = try milepost.run("run", "--to", "1")
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("MILEPOST_NOTIFY_INTERVAL=\(interval): \(reason)"), "\(result.stderr)")
-        let status = try await work.milepost.run("status")
+        let status = try work.milepost.run("status")
         #expect(status.stdout.hasPrefix("NEW a new store: nothing is stored in .milepost yet"), "\(status.stdout)")
         #expect(receiver.stop().map(\.text) == [])
     }

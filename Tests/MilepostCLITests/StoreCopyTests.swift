@@ -4,7 +4,7 @@ import Testing
 /// `milepost store copy`: a store's history moved into another store, the source only read.
 @Suite struct StoreCopyTests {
     /// A store in `work/.milepost` at 1.1, a step of 1.2 interrupted at its cursor 7 (resumable).
-    static func sourceStore(_ work: WorkDirectory) async throws {
+    static func sourceStore(_ work: WorkDirectory) throws {
         try work.write("""
             migrations:
               "1.0": [{name: exec, id: a, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> ran.txt']}}]
@@ -15,15 +15,15 @@ import Testing
                   resumable: true
                   with: {command: [sh, -c, 'echo "cursor 7" >&$MILEPOST_CONTROL_FD; [ -e go ] || exit 1; echo "$MILEPOST_STEP ${MILEPOST_RESUME_CURSOR:-}" >> ran.txt']}
             """, to: "milepost.yaml")
-        #expect(try await work.milepost.run("run", "--to", "1.1").status == 0)
-        #expect(try await work.milepost.run("run", "--to", "1.2").status == 1)
+        #expect(try work.milepost.run("run", "--to", "1.1").status == 0)
+        #expect(try work.milepost.run("run", "--to", "1.2").status == 1)
     }
 
-    @Test func aCopyCarriesTheStateTheCursorAndTheJournalAndLeavesTheSourceAsItWas() async throws {
+    @Test func aCopyCarriesTheStateTheCursorAndTheJournalAndLeavesTheSourceAsItWas() throws {
         let work = try WorkDirectory()
-        try await Self.sourceStore(work)
+        try Self.sourceStore(work)
         let (state, journal) = (try work.read(".milepost/state.json"), try work.read(".milepost/journal.jsonl"))
-        let copy = try await work.milepost.run("store", "copy", "--from", ".milepost", "--to", "moved")
+        let copy = try work.milepost.run("store", "copy", "--from", ".milepost", "--to", "moved")
         #expect(copy.status == 0, "\(copy.stderr)")
         let records = journal.split(separator: "\n").count
         #expect(copy.stdout == ".milepost → moved: version 1.1, 2 completed steps, \(records) journal records copied\n")
@@ -34,37 +34,37 @@ import Testing
 
         // Runners moved to the target go on where the source stopped: at the failed step's cursor.
         try work.write("", to: "go")
-        let next = try await work.milepost.run("run", "--to", "1.2", "--store", "moved")
+        let next = try work.milepost.run("run", "--to", "1.2", "--store", "moved")
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try work.read("ran.txt") == "1.0/a\n1.1/b\n1.2/items 7\n")
     }
 
-    @Test func aTargetWithAStateIsRefusedUnlessForced() async throws {
+    @Test func aTargetWithAStateIsRefusedUnlessForced() throws {
         let work = try WorkDirectory()
-        try await Self.sourceStore(work)
+        try Self.sourceStore(work)
         try work.write("migrations:\n  \"9.0\": [{name: exec, with: {command: [true]}}]\n", to: "other/milepost.yaml")
-        #expect(try await work.milepost.run("run", "--manifest", "other/milepost.yaml", "--store", "target", "--to", "9.0").status == 0)
+        #expect(try work.milepost.run("run", "--manifest", "other/milepost.yaml", "--store", "target", "--to", "9.0").status == 0)
         let target = try work.read("target/state.json")
-        let refused = try await work.milepost.run("store", "copy", "--from", ".milepost", "--to", "target")
+        let refused = try work.milepost.run("store", "copy", "--from", ".milepost", "--to", "target")
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("target already has a state (version 9.0); it is left as it is"), "\(refused.stderr)")
         #expect(refused.stderr.contains("pass --force to replace its state"), "\(refused.stderr)")
         #expect(try work.read("target/state.json") == target)
-        let forced = try await work.milepost.run("store", "copy", "--from", ".milepost", "--to", "target", "--force")
+        let forced = try work.milepost.run("store", "copy", "--from", ".milepost", "--to", "target", "--force")
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try work.read("target/state.json") == (try work.read(".milepost/state.json")))
     }
 
-    @Test func anEmptySourceTheSameStoreAndAHeldLockAreRefused() async throws {
+    @Test func anEmptySourceTheSameStoreAndAHeldLockAreRefused() throws {
         let work = try WorkDirectory()
-        let empty = try await work.milepost.run("store", "copy", "--from", "nothing", "--to", "target")
+        let empty = try work.milepost.run("store", "copy", "--from", "nothing", "--to", "target")
         #expect(empty.status == 64)
         #expect(empty.stderr.contains("nothing is stored in nothing: there is no state to copy"), "\(empty.stderr)")
         #expect(!work.exists("target"))
-        let same = try await work.milepost.run("store", "copy", "--from", "a", "--to", "a")
+        let same = try work.milepost.run("store", "copy", "--from", "a", "--to", "a")
         #expect(same.status == 64)
-        try await ReliabilityLockTests.withHeldLock(in: work) { holder in
-            let held = try await work.milepost.run("store", "copy", "--from", ".milepost", "--to", "target", "--lock-timeout", "300ms")
+        try ReliabilityLockTests.withHeldLock(in: work) { holder in
+            let held = try work.milepost.run("store", "copy", "--from", ".milepost", "--to", "target", "--lock-timeout", "300ms")
             #expect(held.status == 75, "\(held.stderr)")
             #expect(held.stderr.contains("held by pid \(holder.processIdentifier)"), "\(held.stderr)")
         }

@@ -20,9 +20,9 @@ import Testing
 
     /// In a checkout the binary names a commit of it (HEAD when built after the last commit; CI
     /// checks that the installed package names HEAD exactly); outside one, the version alone.
-    @Test func versionNamesTheReleaseAndTheCommit() async throws {
+    @Test func versionNamesTheReleaseAndTheCommit() throws {
         let work = try WorkDirectory()
-        let result = try await work.milepost.run("--version")
+        let result = try work.milepost.run("--version")
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         guard Self.git("rev-parse", "HEAD") != nil else {
