@@ -14,7 +14,9 @@ extension String {
         let isEscaped = { (scalar: Unicode.Scalar) in
             Self.isControl(scalar) && !(keepingTabs && scalar == "\t") && !(keepingNewlines && scalar == "\n")
         }
-        guard unicodeScalars.contains(where: isEscaped) else { return self }
+        // Printable ASCII, most text, is checked as bytes: no scalar of it is escaped.
+        let printable = utf8.withContiguousStorageIfAvailable { $0.allSatisfy { (0x20..<0x7F).contains($0) } } ?? false
+        guard !printable, unicodeScalars.contains(where: isEscaped) else { return self }
         var escaped = String.UnicodeScalarView()
         for scalar in unicodeScalars {
             guard isEscaped(scalar) else {

@@ -65,15 +65,28 @@ extension Diagnostic: CustomStringConvertible {
         let start = max(0, min(caret - excerptWidth / 2, count - excerptWidth))
         let end = min(count, start + excerptWidth)
         let (lead, trail) = (start > 0 ? "…" : "", end < count ? "…" : "")
-        let line = String(String.UnicodeScalarView(scalars[start..<end]))
-        let text = lead + line.escapingControlCharacters(keepingTabs: true) + trail
+        let text = lead + Self.text(scalars[start..<end]).escapingControlCharacters(keepingTabs: true) + trail
         let number = String(number)
         let gutter = String(repeating: " ", count: number.count)
-        let before = lead + String(String.UnicodeScalarView(scalars[start..<caret]))
-        let visible = before.escapingControlCharacters(keepingTabs: true).unicodeScalars.map { $0 == "\t" ? "\t" : " " }.joined()
+        let before = lead + Self.text(scalars[start..<caret])
+        // A blank under each scalar of the line as printed, a tab under a tab (the caret lines up).
+        var blanks: [UInt8] = []
+        for scalar in before.escapingControlCharacters(keepingTabs: true).unicodeScalars {
+            blanks.append(scalar == "\t" ? UInt8(ascii: "\t") : UInt8(ascii: " "))
+        }
+        let visible = String(decoding: blanks, as: UTF8.self)
         return [
             "\(number) | \(text)",
             "\(gutter) | \(visible)\(highlight("^", .caret))",
         ]
+    }
+
+    /// `scalars` as text, encoded to UTF-8 in one buffer (a `String.UnicodeScalarView` built from
+    /// them went through an array of `UInt32`, ≈ 6 k instructions a short line).
+    private static func text(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.count)
+        for scalar in scalars { UTF8.encode(scalar) { bytes.append($0) } }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
