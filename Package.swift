@@ -195,7 +195,7 @@ let package = Package(
         // Test plumbing shared by the test targets: where the built executables are, the runner fixture.
         .target(
             name: "MilepostTestSupport",
-            dependencies: ["Milepost"],
+            dependencies: ["Milepost", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/MilepostTestSupport",
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import MilepostTestSupport
 
 /// Runs a tool (a linter or validator, not milepost) to completion with its stdout and stderr on one
 /// pipe, so its report reads in the order it was written.
@@ -10,10 +11,8 @@ enum CombinedOutput {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let input { process.standardInput = input }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
+        let pipe = try ExecClosingPipe()
+        try process.run(stdout: pipe, stderr: pipe)
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))

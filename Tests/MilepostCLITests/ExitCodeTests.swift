@@ -1,4 +1,5 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// Every documented exit code, produced by the real binary.
@@ -140,14 +141,14 @@ import Testing
     }
 
     /// A `milepost run` holding the store's lock inside a 30 s step, once the step has started.
-    static func startLockHolder(in work: WorkDirectory) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
+    static func startLockHolder(in work: WorkDirectory) throws -> (process: Process, stdout: ExecClosingPipe, stderr: ExecClosingPipe) {
         try work.write("migrations:\n  1:\n    - name: exec\n      with: {command: [sh, -c, 'echo $$ > step.pid; touch started; exec sleep 30']}\n", to: "milepost.yaml")
         let holder = try work.milepost.start(["run", "--to", "1"])
         for _ in 0..<1000 where !work.exists("started") { usleep(10_000) }
         return holder
     }
 
-    static func stop(_ holder: (process: Process, stdout: Pipe, stderr: Pipe), in work: WorkDirectory) {
+    static func stop(_ holder: (process: Process, stdout: ExecClosingPipe, stderr: ExecClosingPipe), in work: WorkDirectory) {
         kill(holder.process.processIdentifier, SIGKILL)
         work.killOrphanedStep()
         _ = MilepostBinary.finish(holder.process, holder.stdout, holder.stderr)

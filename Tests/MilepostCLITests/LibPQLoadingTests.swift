@@ -1,4 +1,5 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// libpq is loaded with dlopen only when a `postgres://` store is opened: the binary does not link
@@ -15,9 +16,10 @@ import Testing
         let readelf = Process()
         readelf.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         readelf.arguments = ["readelf", "--dynamic", MilepostBinary.path]
-        let output = Pipe()
-        readelf.standardOutput = output
+        let output = try ExecClosingPipe()
+        readelf.standardOutput = output.fileHandleForWriting
         try readelf.run()
+        output.closeWritingEnd()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         readelf.waitUntilExit()
         #expect(readelf.terminationStatus == 0)

@@ -28,7 +28,7 @@ struct MilepostBinary {
     }
 
     /// Starts `milepost arguments…` in `directory` without waiting for it.
-    func start(_ arguments: [String]) throws -> (process: Process, stdout: Pipe, stderr: Pipe) {
+    func start(_ arguments: [String]) throws -> (process: Process, stdout: ExecClosingPipe, stderr: ExecClosingPipe) {
         let process = Process()
         let command = launcher + [Self.path] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
@@ -38,11 +38,9 @@ struct MilepostBinary {
         env["NO_COLOR"] = "1"
         env.merge(environment) { _, new in new }
         process.environment = env
-        let (stdout, stderr) = (Pipe(), Pipe())
-        process.standardOutput = stdout
-        process.standardError = stderr
+        let (stdout, stderr) = (try ExecClosingPipe(), try ExecClosingPipe())
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.run(stdout: stdout, stderr: stderr)
         return (process, stdout, stderr)
     }
 
@@ -66,7 +64,7 @@ struct MilepostBinary {
         }
     }
 
-    static func finish(_ process: Process, _ stdout: Pipe, _ stderr: Pipe) -> Result {
+    static func finish(_ process: Process, _ stdout: ExecClosingPipe, _ stderr: ExecClosingPipe) -> Result {
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
         nonisolated(unsafe) var errData = Data()
         let reader = Thread { errData = stderr.fileHandleForReading.readDataToEndOfFile() }

@@ -1,4 +1,5 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// What the reliability tests share: bounded waits (a guard against hangs, never a timing
@@ -86,7 +87,7 @@ extension MilepostBinary {
     /// records an issue, so a hang fails the test instead of stalling the suite. The pipes are
     /// drained meanwhile, so a chatty process never blocks on them.
     static func finish(
-        _ process: Process, _ stdout: Pipe, _ stderr: Pipe, within limit: Duration,
+        _ process: Process, _ stdout: ExecClosingPipe, _ stderr: ExecClosingPipe, within limit: Duration,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Result {
         nonisolated(unsafe) var fired = false

@@ -29,7 +29,7 @@ import Testing
     struct KilledRunner {
         let work: WorkDirectory
         let process: Process
-        let output: (stdout: Pipe, stderr: Pipe)
+        let output: (stdout: ExecClosingPipe, stderr: ExecClosingPipe)
         var pid: Int32 { process.processIdentifier }
 
         func finish() {

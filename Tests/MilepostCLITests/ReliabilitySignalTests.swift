@@ -1,4 +1,5 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// SIGTERM/SIGINT in the middle of an `exec` step: the step's whole process group is stopped,
@@ -138,11 +139,9 @@ import Testing
         unshare.arguments = ["--fork", "--pid", "--mount-proc", MilepostBinary.path, "run", "--to", "2", "--termination-grace", "60s"]
         unshare.currentDirectoryURL = URL(fileURLWithPath: work.path)
         unshare.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MILEPOST_") }
-        let (stdout, stderr) = (Pipe(), Pipe())
-        unshare.standardOutput = stdout
-        unshare.standardError = stderr
+        let (stdout, stderr) = (try ExecClosingPipe(), try ExecClosingPipe())
         unshare.standardInput = FileHandle.nullDevice
-        try unshare.run()
+        try unshare.run(stdout: stdout, stderr: stderr)
         defer { if unshare.isRunning { kill(unshare.processIdentifier, SIGKILL) } }
         guard ReliabilityFixture.eventually({ work.exists("started") }) else {
             let result = MilepostBinary.finish(unshare, stdout, stderr, within: .seconds(10))

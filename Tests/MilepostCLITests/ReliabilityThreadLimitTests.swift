@@ -1,4 +1,5 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// A process or thread limit too low for the threads a run needs is exit 71 at once, before
@@ -92,7 +93,7 @@ import Testing
         #expect(chmod.terminationStatus == 0)
     }
 
-    static func finish(_ started: (process: Process, stdout: Pipe, stderr: Pipe)) -> MilepostBinary.Result {
+    static func finish(_ started: (process: Process, stdout: ExecClosingPipe, stderr: ExecClosingPipe)) -> MilepostBinary.Result {
         MilepostBinary.finish(started.process, started.stdout, started.stderr, within: .seconds(30))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MilepostTestSupport
 import MilepostCLI
 import Testing
 
@@ -9,10 +10,11 @@ import Testing
         let git = Process()
         git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
         git.arguments = ["-C", JSONSchema.repository.path] + arguments
-        let output = Pipe()
-        git.standardOutput = output
+        guard let output = try? ExecClosingPipe() else { return nil }
+        git.standardOutput = output.fileHandleForWriting
         git.standardError = FileHandle.nullDevice
         guard (try? git.run()) != nil else { return nil }
+        output.closeWritingEnd()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         git.waitUntilExit()
         return git.terminationStatus == 0 ? text.trimmingCharacters(in: .whitespacesAndNewlines) : nil
