@@ -18,22 +18,22 @@ struct ApprovalFleetTests {
                 - {name: exec, id: drop-old, phase: contract, requires: approval, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> steps.log']}}
             """, to: "milepost.yaml")
         for version in ["1.0", "2.0"] {
-            let release = try await MilepostProcess.run(["run", "--store", url, "--to", version], in: directory.path)
+            let release = try MilepostProcess.run(["run", "--store", url, "--to", version], in: directory.path)
             #expect(release.status == 0, "\(release.stderr)")
         }
         #expect(directory.read("steps.log") == "1.0/install\n2.0/expand\n")
 
         let contract = ["run", "--store", url, "--to", "2.0", "--phase", "contract", "--lock-timeout", "2m"]
-        let waiting = try await (0..<5).map { _ in try MilepostProcess(contract, in: directory.path) }.waitAll()
+        let waiting = try (0..<5).map { _ in try MilepostProcess(contract, in: directory.path) }.map { try $0.wait() }
         for result in waiting {
             #expect(result.status == 8, "\(result.stderr)")
             #expect(result.stderr.contains("2.0/drop-old requires approval"), "\(result.stderr)")
         }
         #expect(directory.read("steps.log") == "1.0/install\n2.0/expand\n")
 
-        let approve = try await MilepostProcess.run(["approve", "2.0/drop-old", "--store", url, "--by", "alice"], in: directory.path)
+        let approve = try MilepostProcess.run(["approve", "2.0/drop-old", "--store", url, "--by", "alice"], in: directory.path)
         #expect(approve.status == 0, "\(approve.stderr)")
-        let approved = try await (0..<5).map { _ in try MilepostProcess(contract, in: directory.path) }.waitAll()
+        let approved = try (0..<5).map { _ in try MilepostProcess(contract, in: directory.path) }.map { try $0.wait() }
         for result in approved {
             #expect(result.status == 0, "\(result.stderr)")
         }

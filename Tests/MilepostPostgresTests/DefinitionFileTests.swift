@@ -21,7 +21,7 @@ struct DefinitionFileTests {
         let schema = String(url.split(separator: "=").last ?? "")
         try directory.write("CREATE OR REPLACE VIEW \(schema).answer AS SELECT 1 AS n;\n", to: "view.sql")
         try directory.write("CREATE TABLE \(schema).orders (n int);\n", to: "backfill.sql")
-        let first = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let first = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try await TestServer.admin("SELECT n FROM \(schema).answer") == [["1"]])
         return (url, schema, directory)
@@ -29,11 +29,11 @@ struct DefinitionFileTests {
 
     @Test func aRepeatableSQLStepRunsAgainWhenItsFileChangesAndOnlyThen() async throws {
         let (url, schema, directory) = try await Self.ranOnce()
-        let same = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let same = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(same.stderr == "milepost: shop up to date at 1.0\n", "\(same.stderr)")
 
         try directory.write("CREATE OR REPLACE VIEW \(schema).answer AS SELECT 2 AS n;\n", to: "view.sql")
-        let changed = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let changed = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(changed.status == 0, "\(changed.stderr)")
         #expect(changed.stderr.contains("1 step ran"), "\(changed.stderr)")
         #expect(try await TestServer.admin("SELECT n FROM \(schema).answer") == [["2"]])
@@ -41,15 +41,15 @@ struct DefinitionFileTests {
 
     @Test func statusReportsARewrittenFileOfACompletedStepAsDrift() async throws {
         let (url, schema, directory) = try await Self.ranOnce()
-        #expect(try await Self.drift(url, in: directory) == [])
+        #expect(try Self.drift(url, in: directory) == [])
         try directory.write("DELETE FROM \(schema).orders;\n", to: "backfill.sql")
-        #expect(try await Self.drift(url, in: directory) == ["1.0/backfill"])
+        #expect(try Self.drift(url, in: directory) == ["1.0/backfill"])
     }
 
     /// The ids `status --format json` reports as drift.
-    static func drift(_ url: String, in directory: TestDirectory) async throws -> [String]? {
+    static func drift(_ url: String, in directory: TestDirectory) throws -> [String]? {
         let status = try MilepostProcess(["status", "--store", url, "--to", "1.0", "--format", "json"], in: directory.path)
-        _ = try await status.wait()
+        _ = try status.wait()
         let document = try JSONSerialization.jsonObject(with: Data(try status.stdout().utf8)) as? [String: Any]
         return (document?["drift"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
     }

@@ -28,7 +28,7 @@ struct FleetLeaseTests {
         let runners = try (0..<50).map { _ in
             try MilepostProcess(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5m"], in: directory.path)
         }
-        let results = try await runners.waitAll()
+        let results = try runners.map { try $0.wait() }
         for result in results {
             #expect(result.status == 0, "\(result.stderr)")
         }
@@ -50,18 +50,18 @@ struct FleetLeaseTests {
         let stepPID = try await directory.waitFor("step.pid")
         kill(holder.pid, SIGKILL)
         kill(Int32(stepPID.dropLast()) ?? 0, SIGKILL)
-        _ = try await holder.wait()
+        _ = try holder.wait()
         let holderRun = try await TestServer.admin("SELECT in_progress->>'run' FROM \(schema(direct)).state", url: direct)[0][0]
 
         // Without the lapse the lock would never come free (through PgBouncer a session lock would
         // even outlive the process): exit 75. The lease lets the next runner in, to stop at the step.
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "30s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "30s"], in: directory.path)
         #expect(next.status == 2, "\(next.stderr)")
         #expect(next.stderr.contains("step 1.0/slow was interrupted (pid \(holder.pid) on "), "\(next.stderr)")
         let takeover = try await TestServer.admin(
             "SELECT step, record->>'previous_run' FROM \(schema(direct)).journal WHERE event = 'lock-taken-over'", url: direct)
         #expect(takeover == [["1.0/slow", holderRun]])
-        let status = try await MilepostProcess.run(["status", "--store", url], in: directory.path)
+        let status = try MilepostProcess.run(["status", "--store", url], in: directory.path)
         #expect(status.status == 0)
     }
 
@@ -79,7 +79,7 @@ struct FleetLeaseTests {
         kill(Int32(stepPID.dropLast()) ?? 0, SIGKILL)
         let frozenRun = try await TestServer.admin("SELECT in_progress->>'run' FROM \(schema(direct)).state", url: direct)[0][0]
 
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "30s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "30s"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(directory.read("slow.log") == "again\n")
         let stored = "SELECT generation, version, in_progress::text, (SELECT count(*) FROM \(schema(direct)).journal) FROM \(schema(direct)).state"
@@ -90,7 +90,7 @@ struct FleetLeaseTests {
         #expect(takeover == [["1.0/slow", frozenRun]])
 
         kill(frozen.pid, SIGCONT)
-        let continued = try await frozen.wait()
+        let continued = try frozen.wait()
         #expect(continued.status == 74, "\(continued.stderr)")
         #expect(continued.stderr.contains("refused by the fence") || continued.stderr.contains("lost the lock"), "\(continued.stderr)")
         #expect(try await TestServer.admin(stored, url: direct) == before)
@@ -127,7 +127,7 @@ struct FleetLeaseTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         if !frozen.process.isRunning {
-            let ended = try await frozen.wait()
+            let ended = try frozen.wait()
             Issue.record("the runner ended before its step (\(ended.status)): \(ended.stderr)")
             return
         }
@@ -143,14 +143,14 @@ struct FleetLeaseTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(!next.process.isRunning, "the next runner still waits on the frozen holder's row lock")
-        let taken = try await next.wait()
+        let taken = try next.wait()
         #expect(taken.status == 0, "\(taken.stderr)")
         let stored = "SELECT s.generation, s.version, (SELECT count(*) FROM milepost.journal), c.n FROM milepost.state s, counter c"
         let before = try await TestServer.admin(stored, url: direct)
         #expect(before[0][1] == "1.0" && before[0][3] == "1", "\(before)")
         // Continued, the frozen runner finds its transaction ended by the server and writes nothing.
         kill(frozen.pid, SIGCONT)
-        let continued = try await frozen.wait()
+        let continued = try frozen.wait()
         #expect(try await TestServer.admin(stored, url: direct) == before, "\(continued.stderr)")
     }
 
@@ -168,7 +168,7 @@ struct FleetLeaseTests {
               "1.0":
                 - {name: sql, id: long, with: {sql: "SELECT pg_sleep(30)"}}
             """, to: "milepost.yaml")
-        let ran = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let ran = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(ran.status == 74, "\(ran.stderr)")
         #expect(ran.stderr.contains("lost the lock of run"), "\(ran.stderr)")
         #expect(ran.stderr.contains("a runner needs two server connections at once (one for the step, one for the renewal)"), "\(ran.stderr)")
@@ -190,9 +190,9 @@ struct FleetLeaseTests {
         try await Task.sleep(for: .milliseconds(300))
         #expect(follower.process.isRunning, "wait returned while the step was still running")
         try directory.write("", to: "go")
-        let ran = try await runner.wait()
+        let ran = try runner.wait()
         #expect(ran.status == 0, "\(ran.stderr)")
-        let waited = try await follower.wait()
+        let waited = try follower.wait()
         #expect(waited.status == 0, "\(waited.stderr)")
         #expect(waited.stderr.contains("the store is at 1.0 (≥ 1.0)"), "\(waited.stderr)")
     }

@@ -24,7 +24,7 @@ struct FleetProcessTests {
         let runners = try (0..<20).map { _ in
             try MilepostProcess(["run", "--store", url, "--to", "1.1", "--lock-timeout", "2m"], in: directory.path)
         }
-        let results = try await runners.waitAll()
+        let results = try runners.map { try $0.wait() }
         for result in results {
             #expect(result.status == 0, "\(result.stderr)")
         }
@@ -49,11 +49,11 @@ struct FleetProcessTests {
               "2.0": [{name: sql, id: piped, with: {file: pipe.sql}}]
             """, to: "app/milepost.yaml")
         #expect(mkfifo(directory.path + "/app/pipe.sql", 0o600) == 0)
-        let first = try await MilepostProcess.run(
+        let first = try MilepostProcess.run(
             ["run", "--store", url, "--manifest", "app/milepost.yaml", "--to", "1.0"], in: directory.path)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try await TestServer.admin("SELECT count(*) FROM from_file", url: url) == [["0"]])
-        let second = try await MilepostProcess.run(
+        let second = try MilepostProcess.run(
             ["run", "--store", url, "--manifest", "app/milepost.yaml", "--to", "2.0"], in: directory.path)
         #expect(second.status == 1, "\(second.stderr)")
         #expect(second.stderr.contains("cannot read app/pipe.sql: not a regular file (a FIFO)"), "\(second.stderr)")
@@ -68,9 +68,9 @@ struct FleetProcessTests {
         kill(holder.pid, SIGKILL)
         // The orphaned step keeps an inherited descriptor that `wait()` waits on: end it too.
         kill(Int32(stepPID.dropLast()) ?? 0, SIGKILL)
-        _ = try await holder.wait()
+        _ = try holder.wait()
 
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5s"], in: directory.path)
         #expect(next.status == 2, "\(next.stderr)")
         #expect(next.stderr.contains("step 1.0/slow was interrupted (pid \(holder.pid) on "), "\(next.stderr)")
     }
@@ -93,7 +93,7 @@ struct FleetProcessTests {
         kill(holder.pid, SIGKILL)
         defer {
             kill(-group, SIGKILL)
-            holder.process.waitUntilExit()  // killed: returns at once
+            _ = try? holder.wait()
         }
         // The leader dies with its runner; the sleep it left in its group lives on.
         let deadline = ContinuousClock.now + .seconds(60)
@@ -104,20 +104,20 @@ struct FleetProcessTests {
 
         // The killed holder's lock row keeps its hold for a few seconds (LeaseHeartbeat): the lock is
         // waited for first, then the step's processes, and these outlive both waits.
-        let refused = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5s"], in: directory.path)
+        let refused = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5s"], in: directory.path)
         #expect(refused.status == 75, "\(refused.stderr)")
         #expect(refused.stderr.contains("step 1.0/slow is still running"), "\(refused.stderr)")
         #expect(refused.stderr.contains("process group \(group)"), "\(refused.stderr)")
         #expect(refused.stderr.contains("\(orphan)"), "\(refused.stderr)")
         let status = try MilepostProcess(["status", "--store", url, "--format", "json"], in: directory.path)
-        #expect(try await status.wait().status == 0)
+        #expect(try status.wait().status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(try status.stdout().utf8)) as? [String: Any])
         let running = try #require(document["running"] as? [String: Any], "\(document)")
         #expect((running["process_group"] as? [String: Any])?["id"] as? Int == Int(group), "\(document)")
 
         try FileManager.default.removeItem(atPath: directory.path + "/hang")
         kill(-group, SIGKILL)
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "60s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "60s"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(directory.read("ran.txt") == "x\nx\n")
     }
@@ -145,10 +145,10 @@ struct FleetProcessTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         kill(holder.pid, SIGKILL)
-        _ = try await holder.wait()
+        _ = try holder.wait()
         try await TestServer.admin("CREATE TABLE \(marker) ()", url: url)
 
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "5s"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try await TestServer.admin("SELECT count(*) FROM items", url: url) == [["1"]])
         let events = try await TestServer.admin("SELECT event FROM milepost.journal ORDER BY seq", url: url).map { $0[0] ?? "" }
@@ -162,9 +162,9 @@ struct FleetProcessTests {
         let holder = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
         _ = try await directory.waitFor("step.pid")
 
-        let waiter = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
+        let waiter = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
         kill(holder.pid, SIGTERM)
-        #expect(try await holder.wait().status == 143)
+        #expect(try holder.wait().status == 143)
         #expect(waiter.status == 75, "\(waiter.stderr)")
         #expect(waiter.stderr.contains("held by pid \(holder.pid) on \(ProcessIdentity.host) since "), "\(waiter.stderr)")
     }
@@ -173,10 +173,10 @@ struct FleetProcessTests {
 /// Needs no server: the point is that there is none.
 @Suite struct UnreachableServerTests {
     @Test(arguments: [["run", "--to", "1.0"], ["status"], ["history"], ["baseline", "1.0"]])
-    func everyCommandExits69NamingTheServerButNotThePassword(command: [String]) async throws {
+    func everyCommandExits69NamingTheServerButNotThePassword(command: [String]) throws {
         let directory = try TestDirectory()
         try directory.write("migrations:\n  \"1.0\": [{name: exec, with: {command: [\"true\"]}}]\n", to: "milepost.yaml")
-        let result = try await MilepostProcess.run(command + ["--store", "postgres://fleet:hunter2@127.0.0.1:1/shop"], in: directory.path)
+        let result = try MilepostProcess.run(command + ["--store", "postgres://fleet:hunter2@127.0.0.1:1/shop"], in: directory.path)
         #expect(result.status == 69, "\(result.stderr)")
         #expect(result.stderr.contains("host 127.0.0.1 port 1 database shop user fleet"), "\(result.stderr)")
         #expect(!result.stderr.contains("hunter2"))

@@ -23,24 +23,24 @@ struct GatePostgresTests {
         let directory = try TestDirectory()
         try directory.write(Self.release1, to: "v1.yaml")
         try directory.write(Self.release2, to: "v2.yaml")
-        func milepost(_ arguments: String...) async throws -> (status: Int32, stderr: String, stdout: String) {
+        func milepost(_ arguments: String...) throws -> (status: Int32, stderr: String, stdout: String) {
             let process = try MilepostProcess(arguments + ["--store", url], in: directory.path)
-            let (status, stderr) = try await process.wait()
+            let (status, stderr) = try process.wait()
             return (status, stderr, try process.stdout())
         }
-        #expect(try await milepost("run", "--manifest", "v1.yaml", "--to", "1.0").status == 0)
-        #expect(try await milepost("run", "--manifest", "v2.yaml", "--to", "2.0").status == 0)
+        #expect(try milepost("run", "--manifest", "v1.yaml", "--to", "1.0").status == 0)
+        #expect(try milepost("run", "--manifest", "v2.yaml", "--to", "2.0").status == 0)
         // Before the contract step, 1.0 is at the floor: every gate lets it start.
-        #expect(try await milepost("run", "--manifest", "v1.yaml", "--to", "1.0").status == 0)
-        #expect(try await milepost("wait", "--to", "1.0", "--timeout", "10s").status == 0)
-        #expect(try await milepost("status", "--manifest", "v1.yaml", "--to", "1.0", "--check").status == 0)
+        #expect(try milepost("run", "--manifest", "v1.yaml", "--to", "1.0").status == 0)
+        #expect(try milepost("wait", "--to", "1.0", "--timeout", "10s").status == 0)
+        #expect(try milepost("status", "--manifest", "v1.yaml", "--to", "1.0", "--check").status == 0)
 
-        #expect(try await milepost("run", "--manifest", "v2.yaml", "--to", "2.0", "--phase", "contract").status == 0)
+        #expect(try milepost("run", "--manifest", "v2.yaml", "--to", "2.0", "--phase", "contract").status == 0)
         let refusal = "1.0 is below the store's compatibility floor 2.0 (stored version 2.0); "
             + "the contract step 2.0/drop-nickname made older releases incompatible"
-        let run = try await milepost("run", "--manifest", "v1.yaml", "--to", "1.0")
-        let wait = try await milepost("wait", "--to", "1.0", "--timeout", "60s")
-        let check = try await milepost("status", "--manifest", "v1.yaml", "--to", "1.0", "--check")
+        let run = try milepost("run", "--manifest", "v1.yaml", "--to", "1.0")
+        let wait = try milepost("wait", "--to", "1.0", "--timeout", "60s")
+        let check = try milepost("status", "--manifest", "v1.yaml", "--to", "1.0", "--check")
         for (command, result, text) in [("run", run, run.stderr), ("wait", wait, wait.stderr), ("status --check", check, check.stdout)] {
             #expect(result.status == 3, "\(command): \(result.stderr)")
             #expect(text.contains(refusal), "\(command): \(text)")
@@ -54,14 +54,14 @@ struct GatePostgresTests {
         let schema = String(url[url.range(of: "milepost_schema=")!.upperBound...])
         let directory = try TestDirectory()
         try directory.write(Self.release1, to: "milepost.yaml")
-        let refused = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--existing-store"], in: directory.path)
+        let refused = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--existing-store"], in: directory.path)
         #expect(refused.status == 69, "\(refused.stderr)")
         #expect(refused.stderr.contains("it is a new store, and this run may only use an existing one; nothing was created"), "\(refused.stderr)")
         let schemata = "SELECT count(*) FROM information_schema.schemata WHERE schema_name = $1"
         #expect(try await TestServer.admin(schemata, [schema]) == [["0"]])
-        #expect(try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path).status == 0)
+        #expect(try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path).status == 0)
         #expect(try await TestServer.admin(schemata, [schema]) == [["1"]])
-        #expect(try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--existing-store"], in: directory.path).status == 0)
+        #expect(try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--existing-store"], in: directory.path).status == 0)
     }
 }
 
@@ -75,10 +75,10 @@ struct GateMariaDBTests {
         try directory.write(GatePostgresTests.release1.replacingOccurrences(of: "name: sql", with: "name: exec")
             .replacingOccurrences(of: #"sql: "CREATE TABLE IF NOT EXISTS people (id int, nickname text)""#, with: "command: ['true']"),
             to: "milepost.yaml")
-        let refused = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--existing-store"], in: directory.path)
+        let refused = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--existing-store"], in: directory.path)
         #expect(refused.status == 69, "\(refused.stderr)")
         #expect(try await !MariaDBTestServer.exists(database))
-        #expect(try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path).status == 0)
+        #expect(try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path).status == 0)
         #expect(try await MariaDBTestServer.exists(database))
     }
 }

@@ -26,15 +26,15 @@ struct HandEditedStoreTests {
         let schema = PostgresStore(url: url).tables
         let directory = try TestDirectory()
         try directory.write(Self.manifest, to: "milepost.yaml")
-        let first = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let first = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(first.status == 0, "\(first.stderr)")
         try await TestServer.admin("DELETE FROM \(schema.completedSteps) WHERE id = '1.0/a'")
 
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "1.1"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.1"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
-        let failing = try await MilepostProcess.run(["run", "--store", url, "--to", "1.2"], in: directory.path)
+        let failing = try MilepostProcess.run(["run", "--store", url, "--to", "1.2"], in: directory.path)
         #expect(failing.status == 1, "\(failing.stderr)")
-        let resolved = try await MilepostProcess.run(["resolve", "1.2/d", "--done", "--store", url], in: directory.path)
+        let resolved = try MilepostProcess.run(["resolve", "1.2/d", "--done", "--store", url], in: directory.path)
         #expect(resolved.status == 0, "\(resolved.stderr)")
         #expect(directory.read("ran.txt") == "a\nb\nc\nd\n")
         #expect(try await TestServer.admin(
@@ -51,11 +51,11 @@ struct HandEditedStoreTests {
         let schema = PostgresStore(url: direct).tables
         let directory = try TestDirectory()
         try directory.write(Self.manifest, to: "milepost.yaml")
-        let first = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let first = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(first.status == 0, "\(first.stderr)")
         try await TestServer.admin("DELETE FROM \(schema.lease)")
 
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "1.1", "--lock-timeout", "3s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.1", "--lock-timeout", "3s"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(directory.read("ran.txt") == "a\nb\nc\n")
         #expect(try await TestServer.admin("SELECT count(*), count(run) FROM \(schema.lease)") == [["1", "0"]])
@@ -97,12 +97,12 @@ struct HandEditedStoreTests {
             try? await Task.sleep(for: .seconds(60))
             await frozen.rollback()
         }
-        let waiting = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
+        let waiting = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
         thaw.cancel()
         await frozen.rollback()
         #expect(waiting.status == 75, "\(waiting.stderr)")
         #expect(waiting.stderr.contains("could not take the lock of \(PostgresStore(url: url).location) within 1s: held by pid \(getpid())"), "\(waiting.stderr)")
-        let after = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
+        let after = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
         #expect(after.status == 0, "\(after.stderr)")
     }
 
@@ -116,13 +116,13 @@ struct HandEditedStoreTests {
         try directory.write(Self.manifest, to: "milepost.yaml")
         let url = TestServer.freshSchemaURL() + "&milepost_lease=" + lease
         for command in [["run", "--to", "1.0"], ["status"]] {
-            let refused = try await MilepostProcess.run(command + ["--store", url], in: directory.path)
+            let refused = try MilepostProcess.run(command + ["--store", url], in: directory.path)
             #expect(refused.status == 64, "\(refused.stderr)")
             #expect(refused.stderr.contains("invalid URL parameter milepost_lease=\(lease): \(reason)"), "\(refused.stderr)")
             #expect(!refused.stderr.contains("integer range"), "\(refused.stderr)")
         }
         #expect(directory.read("ran.txt") == nil)
-        let longest = try await MilepostProcess.run(["run", "--store", TestServer.freshSchemaURL() + "&milepost_lease=24d", "--to", "1.0"], in: directory.path)
+        let longest = try MilepostProcess.run(["run", "--store", TestServer.freshSchemaURL() + "&milepost_lease=24d", "--to", "1.0"], in: directory.path)
         #expect(longest.status == 0, "\(longest.stderr)")
     }
 
@@ -132,14 +132,14 @@ struct HandEditedStoreTests {
         let directory = try TestDirectory()
         try directory.write(Self.manifest, to: "milepost.yaml")
         let long = "s_" + String(repeating: "x", count: 61) + "_staging"
-        let refused = try await MilepostProcess.run(
+        let refused = try MilepostProcess.run(
             ["run", "--store", (TestServer.url ?? "") + "?milepost_schema=" + long, "--to", "1.0"], in: directory.path)
         #expect(refused.status == 64, "\(refused.stderr)")
         #expect(refused.stderr.contains("the schema name \(long) is 71 bytes long; PostgreSQL cuts names at 63 bytes"), "\(refused.stderr)")
         #expect(directory.read("ran.txt") == nil)
         let longest = "t_" + TestServer.uniqueName() + String(repeating: "y", count: 49)
         #expect(longest.utf8.count == 63)
-        let accepted = try await MilepostProcess.run(
+        let accepted = try MilepostProcess.run(
             ["run", "--store", (TestServer.url ?? "") + "?milepost_schema=" + longest, "--to", "1.0"], in: directory.path)
         #expect(accepted.status == 0, "\(accepted.stderr)")
     }

@@ -27,11 +27,11 @@ struct HostStoreFleetTests {
         // Two hosts start at once.
         let starting = try ["a", "b"].map { try MilepostProcess(arguments, in: shared.path + "/" + $0) }
         for runner in starting {
-            let result = try await runner.wait()
+            let result = try runner.wait()
             #expect(result.status == 0, "\(result.stderr)")
         }
         // A third joins after the fleet reached 1.1.
-        let late = try await MilepostProcess.run(arguments, in: shared.path + "/c")
+        let late = try MilepostProcess.run(arguments, in: shared.path + "/c")
         #expect(late.status == 0, "\(late.stderr)")
         let lines = (shared.read("ran.txt") ?? "").split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.hasPrefix("1.0/schema ") }.count == 1, "\(lines)")
@@ -44,7 +44,7 @@ struct HostStoreFleetTests {
             "SELECT string_agg(id, ',' ORDER BY position) FROM milepost.completed_steps", url: TestServer.direct(url))
             == [["1.0/schema,1.1/data"]])
         for host in ["a", "b", "c"] {
-            let again = try await MilepostProcess.run(arguments, in: shared.path + "/" + host)
+            let again = try MilepostProcess.run(arguments, in: shared.path + "/" + host)
             #expect(again.status == 0)
             #expect(again.stderr.contains("up to date at 1.1"), "\(again.stderr)")
         }

@@ -34,7 +34,7 @@ struct LeaseLossKillTests {
         while holder.process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!holder.process.isRunning, "the holder still waits for its step after the lease was lost")
         kill(holder.pid, SIGKILL)
-        let result = try await holder.wait()
+        let result = try holder.wait()
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains("refused by the fence: run thief0000000 took the lock"), "\(result.stderr)")
         // Killed before the run exits; reaped by whoever inherited it a moment later.

@@ -27,10 +27,10 @@ struct LockSessionLossTests {
         #expect(killed == [["t"]])
 
         let status = try MilepostProcess(["status", "--store", url], in: directory.path)
-        _ = try await status.wait()
+        _ = try status.wait()
         let shown = try status.stdout()
         #expect(shown.contains("RUNNING"), "\(shown)")
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "2s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "2s"], in: directory.path)
         #expect(next.status == 75, "\(next.stderr)")
         #expect(next.stderr.contains("(run "), "\(next.stderr)")
         // Taken back on a new session: the lock row names it again.
@@ -42,7 +42,7 @@ struct LockSessionLossTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         try directory.write("", to: "go")
-        let ran = try await holder.wait()
+        let ran = try holder.wait()
         #expect(ran.status == 0, "\(ran.stderr)")
         #expect(directory.read("ran.txt") == "ran\n")
     }
@@ -67,7 +67,7 @@ struct LockSessionLossTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         try directory.write("", to: "go")
-        let stopped = try await holder.wait()
+        let stopped = try holder.wait()
         #expect(stopped.status == 74, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("lost the lock of run"), "\(stopped.stderr)")
         #expect(kill(stepPID, 0) != 0, "the step still runs")
@@ -96,8 +96,8 @@ struct LockSessionLossTests {
         let first = try MilepostProcess(["run", "--store", url, "--to", "1.0"], in: directory.path)
         _ = try await directory.waitFor("step.pid")
         let second = try MilepostProcess(["run", "--store", url, "--to", "1.0", "--lock-timeout", "30s"], in: directory.path)
-        let ranFirst = try await first.wait()
-        let ranSecond = try await second.wait()
+        let ranFirst = try first.wait()
+        let ranSecond = try second.wait()
         #expect(ranFirst.status == 0, "\(ranFirst.stderr)")
         #expect(ranSecond.status == 0, "\(ranSecond.stderr)")
         #expect(directory.read("ran.txt") == "start\nend\n")

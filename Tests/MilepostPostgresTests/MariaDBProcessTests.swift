@@ -22,10 +22,10 @@ struct MariaDBProcessTests {
     /// "datetime field overflow", exit 74), or one too short (`100ms`, refused as 74 too), is the
     /// URL's fault: refused as usage (64) before anything is read or written (issue 42, item 11).
     @Test(arguments: [("5000000d", "give at most 24000000h"), ("100ms", "give at least 500ms")])
-    func aLeaseTheStoreCannotHoldIsAUsageError(lease: String, reason: String) async throws {
+    func aLeaseTheStoreCannotHoldIsAUsageError(lease: String, reason: String) throws {
         let directory = try TestDirectory()
         try directory.write("migrations:\n  \"1.0\": [{name: exec, id: a, with: {command: [sh, -c, 'echo a >> ran.txt']}}]\n", to: "milepost.yaml")
-        let refused = try await MilepostProcess.run(
+        let refused = try MilepostProcess.run(
             ["run", "--store", Self.leased(MariaDBTestServer.freshDatabaseURL(), lease), "--to", "1.0"], in: directory.path)
         #expect(refused.status == 64, "\(refused.stderr)")
         #expect(refused.stderr.contains("invalid URL parameter milepost_lease=\(lease): \(reason)"), "\(refused.stderr)")
@@ -48,7 +48,7 @@ struct MariaDBProcessTests {
         let runners = try (0..<8).map { _ in
             try MilepostProcess(["run", "--store", url, "--to", "1.1", "--lock-timeout", "2m"], in: directory.path)
         }
-        let results = try await runners.waitAll()
+        let results = try runners.map { try $0.wait() }
         for result in results {
             #expect(result.status == 0, "\(result.stderr)")
         }
@@ -58,7 +58,7 @@ struct MariaDBProcessTests {
         // The DDL step says it was not atomic with its checkpoint; the INSERTs were.
         #expect(results.filter { $0.stderr.contains("DDL commits implicitly") }.count == 1)
         let status = try MilepostProcess(["status", "--store", url], in: directory.path)
-        #expect(try await status.wait().status == 0)
+        #expect(try status.wait().status == 0)
         let shown = try status.stdout()
         #expect(shown.contains("4 steps completed"), "\(shown)")
         #expect(!shown.contains("milepost:milepost@"), "\(shown)")
@@ -74,7 +74,7 @@ struct MariaDBProcessTests {
               "1.0": [{name: mysql, id: table, with: {sql: "CREATE TABLE IF NOT EXISTS items (n int)"}}]
               "2.0": [{name: mysql, id: fill, with: {sql: "INSERT INTO items VALUES (1); INSERT INTO nowhere VALUES (2)"}}]
             """, to: "milepost.yaml")
-        let ran = try await MilepostProcess.run(["run", "--store", url, "--to", "2.0"], in: directory.path)
+        let ran = try MilepostProcess.run(["run", "--store", url, "--to", "2.0"], in: directory.path)
         #expect(ran.status == 1, "\(ran.stderr)")
         #expect(ran.stderr.contains("nowhere' doesn't exist (error 1146)"), "\(ran.stderr)")
         #expect(try await MariaDBTestServer.admin("SELECT COUNT(*) FROM items", url: url) == [["0"]])
@@ -93,9 +93,9 @@ struct MariaDBProcessTests {
         let stepPID = try await directory.waitFor("step.pid")
         kill(holder.pid, SIGKILL)
         kill(Int32(stepPID.dropLast()) ?? 0, SIGKILL)
-        _ = try await holder.wait()
+        _ = try holder.wait()
 
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "60s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "60s"], in: directory.path)
         #expect(next.status == 2, "\(next.stderr)")
         #expect(next.stderr.contains("step 1.0/slow was interrupted (pid \(holder.pid) on "), "\(next.stderr)")
         let taken = try await MariaDBTestServer.admin(
@@ -115,7 +115,7 @@ struct MariaDBProcessTests {
               "2.0":
                 - {name: mysql, id: fill, with: {sql: "INSERT INTO items VALUES (1); SELECT SLEEP(300)"}}
             """, to: "milepost.yaml")
-        let setup = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let setup = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(setup.status == 0, "\(setup.stderr)")
         let holder = try MilepostProcess(["run", "--store", url, "--to", "2.0"], in: directory.path)
         // The step sleeps in the server with its INSERT done (for 5 minutes: longer than this test
@@ -131,7 +131,7 @@ struct MariaDBProcessTests {
         }
         #expect(!sleeping.isEmpty, "the step never started")
         kill(holder.pid, SIGKILL)
-        _ = try await holder.wait()
+        _ = try holder.wait()
         // The dead runner's session sleeps on with its transaction open; its INSERT is not seen.
         #expect(try await MariaDBTestServer.admin("SELECT COUNT(*) FROM items", url: url) == [["0"]])
         // Ended (as the server ends it once it finds the client gone: then KILL finds no such thread,
@@ -149,7 +149,7 @@ struct MariaDBProcessTests {
               "1.0": [{name: mysql, id: table, with: {sql: "CREATE TABLE IF NOT EXISTS items (n int)"}}]
               "2.0": [{name: mysql, id: fill, with: {sql: "INSERT INTO items VALUES (1)"}}]
             """, to: "milepost.yaml")
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "2.0", "--lock-timeout", "60s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "2.0", "--lock-timeout", "60s"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try await MariaDBTestServer.admin("SELECT COUNT(*) FROM items", url: url) == [["1"]])
     }
@@ -171,18 +171,18 @@ struct MariaDBProcessTests {
         kill(stepPID, SIGSTOP)
         // The step's process group is stopped, not gone; the next runner waits for the lease, then
         // for the group, which it finds alive: it refuses to start a second copy (exit 75).
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "10s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "1.0", "--lock-timeout", "10s"], in: directory.path)
         #expect(next.status == 75, "\(next.stderr)")
         try directory.write("", to: "go")
         kill(stepPID, SIGCONT)
         kill(holder.pid, SIGCONT)
-        let result = try await holder.wait()
+        let result = try holder.wait()
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains("lost the lock") || result.stderr.contains("refused by the fence"), "\(result.stderr)")
         #expect(try await MariaDBTestServer.admin("SELECT state LIKE '%\"completed\":[]%' OR state NOT LIKE '%1.0/wait%' FROM milepost_state", url: url) == [["1"]])
     }
 
-    @Test func theMySQLStepIsRefusedBeforeAnyStepOnAnotherStore() async throws {
+    @Test func theMySQLStepIsRefusedBeforeAnyStepOnAnotherStore() throws {
         let directory = try TestDirectory()
         try directory.write("""
             migrations:
@@ -190,7 +190,7 @@ struct MariaDBProcessTests {
                 - {name: exec, id: first, with: {command: [sh, -c, 'echo ran >> ran.txt']}}
                 - {name: mysql, id: seed, with: {sql: "SELECT 1"}}
             """, to: "milepost.yaml")
-        let ran = try await MilepostProcess.run(["run", "--to", "1.0"], in: directory.path)
+        let ran = try MilepostProcess.run(["run", "--to", "1.0"], in: directory.path)
         #expect(ran.status == 65, "\(ran.stderr)")
         #expect(ran.stderr.contains("the mysql step needs a MariaDB/MySQL store (--store mysql://…)"), "\(ran.stderr)")
         #expect(directory.read("ran.txt") == nil)
@@ -206,24 +206,24 @@ struct MariaDBProcessTests {
               "1.0": [{name: exec, id: a, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> steps.log']}}]
               "1.1": [{name: exec, id: b, with: {command: [sh, -c, 'echo "$MILEPOST_STEP" >> steps.log']}}]
             """, to: "milepost.yaml")
-        #expect(try await MilepostProcess.run(["run", "--to", "1.0"], in: directory.path).status == 0)
+        #expect(try MilepostProcess.run(["run", "--to", "1.0"], in: directory.path).status == 0)
         let journal = directory.read(".milepost/journal.jsonl") ?? ""
-        let copy = try await MilepostProcess.run(["store", "copy", "--from", ".milepost", "--to", url], in: directory.path)
+        let copy = try MilepostProcess.run(["store", "copy", "--from", ".milepost", "--to", url], in: directory.path)
         #expect(copy.status == 0, "\(copy.stderr)")
         #expect(!copy.stderr.contains("milepost:milepost@"), "\(copy.stderr)")
         #expect(try await MariaDBTestServer.admin("SELECT COUNT(*) FROM milepost_journal", url: url)
             == [[String(journal.split(separator: "\n").count)]])
-        #expect(try await MilepostProcess.run(["store", "copy", "--from", ".milepost", "--to", url], in: directory.path).status == 64)
+        #expect(try MilepostProcess.run(["store", "copy", "--from", ".milepost", "--to", url], in: directory.path).status == 64)
 
         let runners = try (0..<4).map { _ in try MilepostProcess(["run", "--store", url, "--to", "1.1", "--lock-timeout", "2m"], in: directory.path) }
         for runner in runners {
-            let result = try await runner.wait()
+            let result = try runner.wait()
             #expect(result.status == 0, "\(result.stderr)")
         }
         #expect(directory.read("steps.log") == "1.0/a\n1.1/b\n")
-        let onward = try await MilepostProcess.run(["store", "copy", "--from", url, "--to", "sqlite:app.db"], in: directory.path)
+        let onward = try MilepostProcess.run(["store", "copy", "--from", url, "--to", "sqlite:app.db"], in: directory.path)
         #expect(onward.status == 0, "\(onward.stderr)")
-        let again = try await MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.1"], in: directory.path)
+        let again = try MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.1"], in: directory.path)
         #expect(again.stderr.contains("up to date"), "\(again.stderr)")
     }
 }

@@ -31,12 +31,8 @@ struct MilepostProcess {
         try process.run()
     }
 
-    /// Waits for the process to end, polling, without holding a thread of the test's pool: a test
-    /// blocked in `waitUntilExit` takes one of the pool's few threads (two on a 2-core machine), and
-    /// tests whose children end only when another test's task acts (a kill, a file that lets a step
-    /// go, a lease's heartbeat) then stall until their steps' own timeouts. Its exit status and stderr.
-    func wait() async throws -> (status: Int32, stderr: String) {
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+    /// Waits for the process to end; returns its exit status and what it wrote on stderr.
+    func wait() throws -> (status: Int32, stderr: String) {
         process.waitUntilExit()
         return (process.terminationStatus, try String(contentsOfFile: stderrPath, encoding: .utf8))
     }
@@ -47,28 +43,21 @@ struct MilepostProcess {
     }
 
     /// Runs `milepost arguments…` to completion.
-    static func run(_ arguments: [String], in directory: String) async throws -> (status: Int32, stderr: String) {
-        try await MilepostProcess(arguments, in: directory).wait()
+    static func run(_ arguments: [String], in directory: String) throws -> (status: Int32, stderr: String) {
+        try MilepostProcess(arguments, in: directory).wait()
     }
 
-    /// Waits for the process to end (`wait()`); its status, stdout and stderr.
+    /// Waits for the process to end, polling, without holding a thread of the test's pool: the
+    /// in-process tests beside it (a lease's heartbeat) keep running. Its status, stdout and stderr.
     func ended() async throws -> (status: Int32, stdout: String, stderr: String) {
-        let (status, stderr) = try await wait()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        let (status, stderr) = try wait()
         return (status, try stdout(), stderr)
     }
 
     /// Runs `milepost arguments…` to its end (`ended()`).
     static func outcome(_ arguments: [String], in directory: String) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await MilepostProcess(arguments, in: directory).ended()
-    }
-}
-
-extension Array where Element == MilepostProcess {
-    /// Waits for each process in turn (`wait()`); their exit statuses and stderr, in order.
-    func waitAll() async throws -> [(status: Int32, stderr: String)] {
-        var results: [(status: Int32, stderr: String)] = []
-        for process in self { results.append(try await process.wait()) }
-        return results
     }
 }
 

@@ -30,7 +30,7 @@ struct PostgresCursorTests {
         guard holding else {
             // Say why: the runner's own account, rather than only that the step never held.
             if runner.process.isRunning { kill(runner.pid, SIGKILL) }
-            let (status, stderr) = try await runner.wait()
+            let (status, stderr) = try runner.wait()
             let processed = ItemScript.processed(in: directory.path).count
             throw NeverHeld(description: """
                 the step never held after item \(ItemScript.holdAfter) with its cursor \(ItemScript.lastCursor) stored \
@@ -40,7 +40,7 @@ struct PostgresCursorTests {
         kill(runner.pid, SIGKILL)
         let step = try #require(Int32(try await directory.waitFor("step.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(-step, SIGKILL)
-        _ = try await runner.wait()
+        _ = try runner.wait()
         try FileManager.default.removeItem(atPath: directory.path + "/hold")
         #expect(try await store.readState()?.inProgress?.cursor == String(ItemScript.lastCursor))
     }
@@ -55,7 +55,7 @@ struct PostgresCursorTests {
         try await Self.killMidway(url: url, in: directory)
         let store = PostgresStore(url: url)
 
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(directory.read("starts.txt") == "0\n\(ItemScript.lastCursor)\n")
         let processed = ItemScript.processed(in: directory.path)
@@ -80,7 +80,7 @@ struct PostgresCursorTests {
                   with: {command: [sh, -c, 'echo ran >> first.txt; test ! -e first-fails']}
             """ + ItemScript.manifest(resumable: true).dropFirst("migrations:".count), to: "milepost.yaml")
         try directory.write("", to: "first-fails")
-        let failing = try await MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
+        let failing = try MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
         #expect(failing.status == 1, "\(failing.stderr)")
         let state = try #require(try await store.readState())
         #expect(state.failed?.id == "2.0/first")
@@ -88,7 +88,7 @@ struct PostgresCursorTests {
         #expect(state.interruptedMark(of: "2.1/items")?.cursor == String(ItemScript.lastCursor))
 
         try FileManager.default.removeItem(atPath: directory.path + "/first-fails")
-        let next = try await MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", url, "--to", "2.1"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(directory.read("starts.txt") == "0\n\(ItemScript.lastCursor)\n")
         let after = try #require(try await store.readState())
@@ -159,9 +159,9 @@ struct PostgresProgressTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         let status = try MilepostProcess(["status", "--store", url], in: directory.path)
-        #expect(try await status.wait().status == 0)
+        #expect(try status.wait().status == 0)
         try FileManager.default.removeItem(atPath: directory.path + "/hold")
-        #expect(try await runner.wait().status == 0)
+        #expect(try runner.wait().status == 0)
         let text = try status.stdout()
         #expect(text.contains("RUNNING"), "\(text)")
         #expect(text.contains("  progress    42/200 (21%): copying\n"), "\(text)")

@@ -18,13 +18,13 @@ struct SQLStepTransactionTests {
               "1.0":
                 - {name: sql, id: seven, with: {sql: "\(sql)"}}
             """, to: "milepost.yaml")
-        let validated = try await MilepostProcess.run(["validate"], in: directory.path)
+        let validated = try MilepostProcess.run(["validate"], in: directory.path)
         #expect(validated.status == 0, "\(validated.stderr)")
         #expect(validated.stderr.contains("warning: step 'sql': the script has \(statement), which would end the step's transaction"), "\(validated.stderr)")
-        let strict = try await MilepostProcess.run(["validate", "--strict"], in: directory.path)
+        let strict = try MilepostProcess.run(["validate", "--strict"], in: directory.path)
         #expect(strict.status == 65, "\(strict.stderr)")
 
-        let ran = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let ran = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(ran.status == 1, "\(ran.stderr)")
         #expect(ran.stderr.contains("the script ended the step's transaction (a COMMIT, ROLLBACK or END in it)"), "\(ran.stderr)")
         #expect(try await TestServer.admin("SELECT failed->>'id' FROM milepost.state", url: url) == [["1.0/seven"]])
@@ -38,7 +38,7 @@ struct SQLStepTransactionTests {
               "1.0":
                 - {name: sql, id: open, with: {sql: "BEGIN; CREATE TABLE t7 (n int)", transaction: false}}
             """, to: "milepost.yaml")
-        let ran = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let ran = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(ran.status == 1, "\(ran.stderr)")
         #expect(ran.stderr.contains("the script left a transaction open (a BEGIN without its COMMIT), which was rolled back"), "\(ran.stderr)")
         #expect(try await TestServer.admin("SELECT to_regclass('t7') IS NULL", url: url) == [["t"]])
@@ -61,9 +61,9 @@ struct SQLStepTransactionTests {
                       DO $body$ BEGIN INSERT INTO t7 VALUES ('in a block'); END $body$;
                       SAVEPOINT s; INSERT INTO t7 VALUES ('undone'); ROLLBACK TO SAVEPOINT s;
             """, to: "milepost.yaml")
-        let validated = try await MilepostProcess.run(["validate", "--strict"], in: directory.path)
+        let validated = try MilepostProcess.run(["validate", "--strict"], in: directory.path)
         #expect(validated.status == 0, "\(validated.stderr)")
-        let ran = try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
+        let ran = try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path)
         #expect(ran.status == 0, "\(ran.stderr)")
         #expect(try await TestServer.admin("SELECT string_agg(note, ',' ORDER BY note) FROM t7", url: url) == [["in a block,x; COMMIT"]])
     }

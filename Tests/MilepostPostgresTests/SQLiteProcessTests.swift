@@ -66,7 +66,7 @@ import Testing
         let runners = try (0..<8).map { _ in
             try MilepostProcess(["run", "--store", "sqlite:app.db", "--to", "1.1", "--lock-timeout", "2m"], in: directory.path)
         }
-        let results = try await runners.waitAll()
+        let results = try runners.map { try $0.wait() }
         for result in results {
             #expect(result.status == 0, "\(result.stderr)")
         }
@@ -78,11 +78,11 @@ import Testing
             let mode = try #require(try FileManager.default.attributesOfItem(atPath: directory.path + "/" + file)[.posixPermissions] as? Int)
             #expect(mode == 0o600, "\(file)")
         }
-        let status = try await MilepostProcess.run(["status", "--store", "sqlite:app.db"], in: directory.path)
+        let status = try MilepostProcess.run(["status", "--store", "sqlite:app.db"], in: directory.path)
         #expect(status.status == 0, "\(status.stderr)")
         #expect(try Self.query(database, "PRAGMA journal_mode") == [["wal"]])
         // The same store, named by its absolute path: up to date.
-        let again = try await MilepostProcess.run(["run", "--store", "sqlite://" + database, "--to", "1.1"], in: directory.path)
+        let again = try MilepostProcess.run(["run", "--store", "sqlite://" + database, "--to", "1.1"], in: directory.path)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("up to date"), "\(again.stderr)")
     }
@@ -105,9 +105,9 @@ import Testing
         let stepPID = try await directory.waitFor("step.pid")
         kill(holder.pid, SIGKILL)
         kill(Int32(stepPID.dropLast()) ?? 0, SIGKILL)
-        _ = try await holder.wait()
+        _ = try holder.wait()
 
-        let next = try await MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
         #expect(next.status == 2, "\(next.stderr)")
         #expect(next.stderr.contains("step 1.0/slow was interrupted (pid \(holder.pid) on "), "\(next.stderr)")
     }
@@ -118,9 +118,9 @@ import Testing
         let holder = try MilepostProcess(["run", "--store", "sqlite:app.db", "--to", "1.0"], in: directory.path)
         _ = try await directory.waitFor("step.pid")
 
-        let waiter = try await MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
+        let waiter = try MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.0", "--lock-timeout", "1s"], in: directory.path)
         kill(holder.pid, SIGTERM)
-        #expect(try await holder.wait().status == 143)
+        #expect(try holder.wait().status == 143)
         #expect(waiter.status == 75, "\(waiter.stderr)")
         #expect(waiter.stderr.contains("held by pid \(holder.pid) on \(ProcessIdentity.host) since "), "\(waiter.stderr)")
     }
@@ -134,7 +134,7 @@ import Testing
               "1.0":
                 - {name: sqlite, id: fill, with: {sql: "CREATE TABLE items (n int); INSERT INTO items VALUES (1); INSERT INTO nowhere VALUES (2)"}}
             """, to: "milepost.yaml")
-        let ran = try await MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.0"], in: directory.path)
+        let ran = try MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.0"], in: directory.path)
         #expect(ran.status == 1, "\(ran.stderr)")
         #expect(ran.stderr.contains("no such table: nowhere"), "\(ran.stderr)")
         let database = directory.path + "/app.db"
@@ -177,7 +177,7 @@ import Testing
         let inStep = Self.isWriteLocked(database)
         #expect(inStep, "the step's transaction never opened")
         kill(holder.pid, SIGKILL)
-        _ = try await holder.wait()
+        _ = try holder.wait()
         #expect(try Self.query(database, "SELECT count(*) FROM sqlite_master WHERE name = 'items'") == [["0"]])
         #expect(try Self.query(database, "SELECT count(*) FROM milepost_state WHERE state LIKE '%1.0/fill%'") == [["0"]])
 
@@ -191,12 +191,12 @@ import Testing
                       CREATE TABLE items (n int);
                       INSERT INTO items VALUES (1);
             """, to: "milepost.yaml")
-        let next = try await MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.0", "--lock-timeout", "60s"], in: directory.path)
+        let next = try MilepostProcess.run(["run", "--store", "sqlite:app.db", "--to", "1.0", "--lock-timeout", "60s"], in: directory.path)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(try Self.query(database, "SELECT count(*) FROM items") == [["1"]])
     }
 
-    @Test func theSQLiteStepIsRefusedBeforeAnyStepOnAnotherStore() async throws {
+    @Test func theSQLiteStepIsRefusedBeforeAnyStepOnAnotherStore() throws {
         let directory = try TestDirectory()
         try directory.write("""
             migrations:
@@ -204,7 +204,7 @@ import Testing
                 - {name: exec, id: first, with: {command: [sh, -c, 'echo ran >> ran.txt']}}
                 - {name: sqlite, id: seed, with: {sql: "SELECT 1"}}
             """, to: "milepost.yaml")
-        let ran = try await MilepostProcess.run(["run", "--to", "1.0"], in: directory.path)
+        let ran = try MilepostProcess.run(["run", "--to", "1.0"], in: directory.path)
         #expect(ran.status == 65, "\(ran.stderr)")
         #expect(ran.stderr.contains("the sqlite step needs a SQLite store (--store sqlite:PATH)"), "\(ran.stderr)")
         #expect(directory.read("ran.txt") == nil)

@@ -15,31 +15,31 @@ struct ServerFastPathTests {
         """
 
     /// `run --to 1.0` on `store`, twice more once it is up to date: by the fast path and by the full one.
-    static func fastAndFull(store: String) async throws -> (fast: (status: Int32, stdout: String, stderr: String), full: (status: Int32, stdout: String, stderr: String)) {
+    static func fastAndFull(store: String) throws -> (fast: (status: Int32, stdout: String, stderr: String), full: (status: Int32, stdout: String, stderr: String)) {
         let directory = try TestDirectory()
         try directory.write(manifest, to: "milepost.yaml")
-        let first = try await MilepostProcess.run(["run", "--store", store, "--to", "1.0"], in: directory.path)
+        let first = try MilepostProcess.run(["run", "--store", store, "--to", "1.0"], in: directory.path)
         #expect(first.status == 0, "\(first.stderr)")
-        func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
             let process = try MilepostProcess(["run", "--store", store, "--format", "json"] + arguments, in: directory.path)
-            let (status, stderr) = try await process.wait()
+            let (status, stderr) = try process.wait()
             return (status, try process.stdout(), stderr)
         }
-        return (try await run(["--to", "1.0"]), try await run(["--to", "0.9", "--to=1.0"]))
+        return (try run(["--to", "1.0"]), try run(["--to", "0.9", "--to=1.0"]))
     }
 
     @Test(arguments: [Route.direct, .pgbouncer])
     func anUpToDateRunAnswersLikeTheFullPath(route: Route) async throws {
-        try await Self.expectSameAnswers(store: route.url(TestServer.freshSchemaURL()))
+        try Self.expectSameAnswers(store: route.url(TestServer.freshSchemaURL()))
     }
 
     @Test(.enabled(if: MariaDBTestServer.isConfigured, MariaDBTestServer.missing))
     func anUpToDateRunOnMariaDBAnswersLikeTheFullPath() async throws {
-        try await Self.expectSameAnswers(store: MariaDBTestServer.freshDatabaseURL())
+        try Self.expectSameAnswers(store: MariaDBTestServer.freshDatabaseURL())
     }
 
-    static func expectSameAnswers(store: String) async throws {
-        let (fast, full) = try await fastAndFull(store: store)
+    static func expectSameAnswers(store: String) throws {
+        let (fast, full) = try fastAndFull(store: store)
         #expect(fast.status == 0, "\(fast.stderr)")
         #expect(fast.stdout.contains("\"outcome\" : \"up-to-date\""), "\(fast.stdout)")
         #expect(fast.stdout == full.stdout)
@@ -68,10 +68,10 @@ struct ServerFastPathTests {
         }
         let directory = try TestDirectory()
         try directory.write(Self.manifest, to: "milepost.yaml")
-        #expect(try await MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path).status == 0)
+        #expect(try MilepostProcess.run(["run", "--store", url, "--to", "1.0"], in: directory.path).status == 0)
         for arguments in [["--to", "1.0"], ["--to", "0.9", "--to=1.0"]] {
             let before = try await sessions()
-            let result = try await MilepostProcess.run(["run", "--store", url] + arguments, in: directory.path)
+            let result = try MilepostProcess.run(["run", "--store", url] + arguments, in: directory.path)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try await sessions() - before == 1, "\(arguments)")
         }

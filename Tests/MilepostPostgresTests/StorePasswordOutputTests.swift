@@ -15,7 +15,7 @@ struct StorePasswordOutputTests {
         return url + "&password=\(secret)x"
     }
 
-    @Test func noOutputShowsTheStorePassword() async throws {
+    @Test func noOutputShowsTheStorePassword() throws {
         let url = Self.urlWithPassword()
         #expect(url.contains(":\(Self.secret)@"), "the test server's URL has no user part: \(url)")
         let directory = try TestDirectory()
@@ -25,19 +25,19 @@ struct StorePasswordOutputTests {
               2: [{name: exec, id: breaks, with: {command: [sh, -c, 'exit 3']}}]
             """, to: "milepost.yaml")
         var shown: [String] = []
-        func milepost(_ arguments: [String], expecting status: Int32) async throws {
+        func milepost(_ arguments: [String], expecting status: Int32) throws {
             let process = try MilepostProcess(arguments, in: directory.path)
-            let (exit, stderr) = try await process.wait()
+            let (exit, stderr) = try process.wait()
             #expect(exit == status, "\(arguments): \(stderr)")
             shown += [stderr, try process.stdout()]
         }
-        try await milepost(["status", "--store", url, "--to", "2"], expecting: 0)
+        try milepost(["status", "--store", url, "--to", "2"], expecting: 0)
         #expect(shown.joined().contains("`milepost baseline VERSION --store 'postgres://postgres@"), "\(shown)")
-        try await milepost(["run", "--store", url, "--to", "2"], expecting: 1)
-        try await milepost(["status", "--store", url, "--to", "2"], expecting: 0)
-        try await milepost(["status", "--store", url, "--to", "2", "--format", "json"], expecting: 0)
-        try await milepost(["plan", "--store", url, "--to", "2"], expecting: 0)
-        try await milepost(["validate", "--store", url, "--format", "json"], expecting: 0)
+        try milepost(["run", "--store", url, "--to", "2"], expecting: 1)
+        try milepost(["status", "--store", url, "--to", "2"], expecting: 0)
+        try milepost(["status", "--store", url, "--to", "2", "--format", "json"], expecting: 0)
+        try milepost(["plan", "--store", url, "--to", "2"], expecting: 0)
+        try milepost(["validate", "--store", url, "--format", "json"], expecting: 0)
         let output = shown.joined(separator: "\n")
         #expect(output.contains("`milepost resolve 2/breaks --done --store 'postgres://postgres@"), "\(output)")
         #expect(!output.contains(Self.secret), "\(output)")
