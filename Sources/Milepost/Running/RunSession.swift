@@ -18,8 +18,6 @@ struct RunSession {
     /// The stored version the run saw before it took the lock: another runner moved the store
     /// meanwhile when the locked state differs.
     let seenVersion: Version?
-    /// The run's `run-started` record, stamped once when the run has planned (as before it decides).
-    private let started: JournalRecord
     /// The hooks run so far, for the report.
     private var hooks: [RunReport.StepResult] = []
 
@@ -42,12 +40,10 @@ struct RunSession {
             }
         }
         let sides = RunSides(fleet: fleetSide, host: hostSide)
-        let plan = try await runner.plan(manifest, sides: sides, to: target)
         return RunSession(
-            runner: runner, manifest: manifest, target: target, sides: sides, plan: plan, journal: journal,
-            points: CommitPoints(trap: runner.options.commitTrap), grace: grace, deadline: deadline, seenVersion: seenVersion,
-            started: journal.record(
-                .runStarted, from: plan.from, to: target, phase: runner.options.phase, plan: runner.options.reviewedPlan?.digest))
+            runner: runner, manifest: manifest, target: target, sides: sides,
+            plan: try await runner.plan(manifest, sides: sides, to: target), journal: journal,
+            points: CommitPoints(trap: runner.options.commitTrap), grace: grace, deadline: deadline, seenVersion: seenVersion)
     }
 
     /// Decides, then ends the run, records the stores up to date, or runs its steps.
@@ -61,6 +57,10 @@ struct RunSession {
 
     // MARK: - Ending before any step
 
+    private var started: JournalRecord {
+        journal.record(
+            .runStarted, from: plan.from, to: target, phase: runner.options.phase, plan: runner.options.reviewedPlan?.digest)
+    }
 
     /// Journals the run's start and its `ending` together: the run's `run-finished` commit point.
     private func end(_ ending: RunDecision.Ending) async throws -> RunReport {
