@@ -50,13 +50,16 @@ public struct SourceLines: Sendable {
     }
 
     /// The UTF-8 length of the line break `text` ends with (`isLineBreak`); nil when it ends in none.
+    /// A line break is one to three bytes: the shortest suffix that is one whole scalar is its last.
     private static func lineBreakWidth(endOf text: ArraySlice<UInt8>) -> Int? {
-        switch text.last {
-        case UInt8(ascii: "\n"), UInt8(ascii: "\r"): return 1
-        case 0x85: return text.dropLast().last == 0xC2 ? 2 : nil  // NEL
-        case 0xA8, 0xA9: return text.suffix(3).starts(with: [0xE2, 0x80]) ? 3 : nil  // LS, PS
-        default: return nil
+        guard !text.isEmpty else { return nil }
+        for width in 1...min(3, text.count) {
+            var iterator = text.suffix(width).makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator), iterator.next() == nil else { continue }
+            return isLineBreak(scalar) ? width : nil
         }
+        return nil
     }
 
     /// The location of the first scalar that starts at or after byte `offset`; past the last
