@@ -116,18 +116,15 @@ public struct Runner: Sendable {
         let sides = try await readSides(fleet: .seen(state, of: store, scope: .fleet, logger: logger))
         let plan = try await plan(manifest, sides: sides, to: target)
         let decision = try decide(plan, sides: sides, manifest: manifest)
+        let recordDue: Bool
         switch decision {
-        case .upToDate:
-            // With the lock free, the locked path records the digest, so the next start is fast again.
-            if options.labels == nil, options.phase == .preStart, state.plannedWith != manifest.digest,
-               try await store.lockHolder() == nil {
-                return nil
-            }
-        case .ended(let ending) where ending.standsWithoutTheLock:
-            // With the lock free, the locked path journals the ending.
-            if try await store.lockHolder() == nil { return nil }
+        case .upToDate: recordDue = options.labels == nil && options.phase == .preStart && state.plannedWith != manifest.digest
+        case .ended(let ending) where ending.standsWithoutTheLock: recordDue = true
         case .ended, .run: return nil
         }
+        // With the lock free, the locked path records what is due: the manifest's digest (so the
+        // next start is fast again) or the ending's `run-finished` record.
+        if recordDue, try await store.lockHolder() == nil { return nil }
         return report(of: decision, plan: plan, manifest: manifest, to: target)
     }
 
@@ -229,8 +226,8 @@ public struct Runner: Sendable {
         case .run: (.dryRun, nil)
         }
         var report = RunReport(
-            outcome: outcome, run: nil, app: manifest.app, from: plan.from, to: target,
-            steps: [], plan: plan, interrupted: ending?.interrupted, doneByAnotherRunner: false)
+            outcome: outcome, run: nil, app: manifest.app, from: plan.from, to: target, steps: [], plan: plan,
+            interrupted: ending?.interrupted, doneByAnotherRunner: false)
         ending?.describe(in: &report)
         return report
     }
