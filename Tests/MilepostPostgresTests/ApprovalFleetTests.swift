@@ -1,9 +1,10 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// An approval gate on a contract step, on PostgreSQL, with several runners at once: every
 /// runner stops before the step until one approval is journaled, and then one of them runs it.
-@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestServer.isConfigured, TestServer.missing))
 struct ApprovalFleetTests {
     @Test func severalRunnersStopAtTheGateAndOneApprovalLetsExactlyOneRunTheStep() async throws {
         let url = try await TestServer.freshDatabase()

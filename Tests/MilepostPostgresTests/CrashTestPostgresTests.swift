@@ -5,7 +5,7 @@ import Testing
 /// `milepost test --store postgres://…`: the same crash test as on the file store, each trial in a
 /// schema of its own, each trial's run killed with SIGKILL while it holds the lock; the next run
 /// takes the lock over once the killed session's hold lapses.
-@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestServer.isConfigured, TestServer.missing))
 struct CrashTestPostgresTests {
     @Test func reportsExactlyTheUnsafeStepAtItsCursorCommitsOnPostgreSQL() async throws {
         let directory = try TestDirectory()

@@ -1,9 +1,10 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// Files a step reads as its definition (`sql`'s `file:`) are part of its fingerprint and of the
 /// manifest's digest, as real processes on the real server see it (issue 25, item 5).
-@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestServer.isConfigured, TestServer.missing))
 struct DefinitionFileTests {
     static let manifest = """
         app: shop

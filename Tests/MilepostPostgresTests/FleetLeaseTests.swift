@@ -1,9 +1,10 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// Real `milepost` fleets directly and through a real PgBouncer in transaction mode: the session
 /// lock on a direct connection, the lease (asked for, or chosen because a pooler is detected).
-@Suite(.enabled(if: TestPooler.isConfigured, TestPooler.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestPooler.isConfigured, TestPooler.missing))
 struct FleetLeaseTests {
     /// A step that, the first time, writes its shell's pid to `step.pid` and sleeps until killed (5
     /// minutes, as `FleetProcessTests.sleeper`: longer than a test may be starved of the pool by the

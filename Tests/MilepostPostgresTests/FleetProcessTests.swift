@@ -1,9 +1,10 @@
 import Foundation
 import MilepostSystem
+import MilepostTestSupport
 import Testing
 
 /// Real `milepost` processes against the real test server: the fleet guarantees.
-@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestServer.isConfigured, TestServer.missing))
 struct FleetProcessTests {
     /// A step that writes its shell's pid to `step.pid`, then sleeps until killed (5 minutes: longer
     /// than a test may be starved of the pool by the blocking tests that run beside it).
@@ -171,7 +172,7 @@ struct FleetProcessTests {
 }
 
 /// Needs no server: the point is that there is none.
-@Suite struct UnreachableServerTests {
+@Suite(.onItsOwnThread) struct UnreachableServerTests {
     @Test(arguments: [["run", "--to", "1.0"], ["status"], ["history"], ["baseline", "1.0"]])
     func everyCommandExits69NamingTheServerButNotThePassword(command: [String]) throws {
         let directory = try TestDirectory()

@@ -1,10 +1,11 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// The gates agree with `run` on a PostgreSQL store (issue 43), as real processes: a rollback below
 /// the compatibility floor is refused with exit 3 by `run`, `wait` and `status --check` alike, and
 /// `run --existing-store` creates no schema for a store that does not exist.
-@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestServer.isConfigured, TestServer.missing))
 struct GatePostgresTests {
     static let release1 = """
         app: shop
@@ -66,7 +67,7 @@ struct GatePostgresTests {
 }
 
 /// `run --existing-store` creates no database for a MariaDB store that does not exist.
-@Suite(.enabled(if: MariaDBTestServer.isConfigured, MariaDBTestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: MariaDBTestServer.isConfigured, MariaDBTestServer.missing))
 struct GateMariaDBTests {
     @Test func existingStoreCreatesNoDatabaseForAStoreThatDoesNotExist() async throws {
         let url = MariaDBTestServer.freshDatabaseURL()

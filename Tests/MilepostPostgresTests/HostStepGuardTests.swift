@@ -6,7 +6,7 @@ import Testing
 /// A `scope: host` step is guarded as a fleet step is, whatever the fleet store: a run waits for
 /// its live process group and then stops at it once interrupted, `status`, `plan` and a dry run say
 /// so, their advice names the host store, and `resolve` reaches its mark there.
-@Suite struct HostStepGuardTests {
+@Suite(.onItsOwnThread) struct HostStepGuardTests {
     /// `1.1/local` (a host step, not idempotent) is an `OrphaningScript` recording `local` in `ran.txt`.
     static let manifest = """
         migrations:

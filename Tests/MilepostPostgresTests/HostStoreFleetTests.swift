@@ -1,9 +1,10 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// `scope: host` steps on hosts that share one PostgreSQL fleet store: each host records its host
 /// steps in its own directory (`--host-store`), the fleet steps once in the database.
-@Suite(.enabled(if: TestPooler.isConfigured, TestPooler.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestPooler.isConfigured, TestPooler.missing))
 struct HostStoreFleetTests {
     @Test(arguments: [Route.direct, Route.pgbouncer])
     func threeHostsShareTheFleetStoreAndEachRunsItsHostStepsOnce(route: Route) async throws {

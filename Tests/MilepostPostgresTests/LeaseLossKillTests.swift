@@ -1,10 +1,11 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// A run that loses its lease stops its step before another runner can take the lock, even when
 /// the step ignores SIGTERM and `--termination-grace` is long: its process group is killed a third
 /// of the lease after the loss (docs/postgres.md, "The lease").
-@Suite(.enabled(if: TestPooler.isConfigured, TestPooler.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestPooler.isConfigured, TestPooler.missing))
 struct LeaseLossKillTests {
     @Test(arguments: Route.leased)
     func aStepIgnoringSIGTERMIsKilledAThirdOfTheLeaseAfterTheLossNotAfterTheGrace(route: Route) async throws {

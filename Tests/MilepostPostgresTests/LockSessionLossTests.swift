@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 @testable import MilepostPostgres
+import MilepostTestSupport
+import Testing
 
 /// The session advisory lock's session ended while its holder lives (an idle-connection killer's
 /// `pg_terminate_backend`, `idle_session_timeout`): the holder notices within a second, takes the
 /// lock back when nobody else has it, and otherwise stops its step; no other runner enters while
 /// the holder may still be running its step, and `status` never calls the live step interrupted.
-@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestServer.isConfigured, TestServer.missing))
 struct LockSessionLossTests {
     static let gate = """
         migrations:

@@ -1,4 +1,5 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// The database connection lost while a step runs. A restart, a fail-over, a pooler restart or an
@@ -6,7 +7,7 @@ import Testing
 /// that is safe), then goes on. A server gone for longer than the reconnection tries: the run ends
 /// with exit 69 and the libpq message on one line; the step that completed meanwhile is named with
 /// the `resolve` that records it, and it never runs a second time.
-@Suite(.enabled(if: TestPooler.isConfigured, TestPooler.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestPooler.isConfigured, TestPooler.missing))
 struct LostConnectionTests {
     static let manifest = """
         migrations:

@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 @testable import MilepostMariaDB
+import MilepostTestSupport
+import Testing
 
 /// The MariaDB store under faults, as reliable as the PostgreSQL store (issue 42, items 8 and 9):
 /// a data connection the server closed while a step ran (`wait_timeout`, a `KILL`) is opened again
 /// to record the step and release the lease; a command advised without the URL's password
 /// authenticates with `MYSQL_PWD`, as documented; a holder frozen inside a `mysql` step keeps its row locks no
 /// longer than its lease.
-@Suite(.enabled(if: MariaDBTestServer.isConfigured, MariaDBTestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: MariaDBTestServer.isConfigured, MariaDBTestServer.missing))
 struct MariaDBFaultTests {
     /// The PostgreSQL store's lost-connection manifest: step `1.0/cut` waits for the file `go`.
     static let manifest = LostConnectionTests.manifest

@@ -1,11 +1,12 @@
 import Foundation
 import MilepostSystem
+import MilepostTestSupport
 import Testing
 
 /// Real `milepost` processes on a `mysql://` store against the MariaDB test server: concurrent
 /// runners, a killed holder whose lease lapses, a kill inside an atomic `mysql` step, and a frozen
 /// holder fenced out.
-@Suite(.enabled(if: MariaDBTestServer.isConfigured, MariaDBTestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: MariaDBTestServer.isConfigured, MariaDBTestServer.missing))
 struct MariaDBProcessTests {
     /// `url`'s database name.
     static func database(_ url: String) -> String {

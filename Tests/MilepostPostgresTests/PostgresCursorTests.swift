@@ -1,13 +1,13 @@
 import Foundation
 import Milepost
-import Synchronization
-import MilepostTestSupport
-import Testing
 @testable import MilepostPostgres
+import MilepostTestSupport
+import Synchronization
+import Testing
 
 /// Cursors on the PostgreSQL store: kept in the state row (`in_progress`, `failed`), and, for a step
 /// that runs in its checkpoint's transaction, committed in the same transaction as its writes.
-@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestServer.isConfigured, TestServer.missing))
 struct PostgresCursorTests {
     /// A resumable `exec` step over 100 items with a cursor every tenth (`ItemScript`, as in the
     /// CLI suite's `ResumableCursorTests`), killed with its runner half way, once its cursor 50 is
@@ -140,7 +140,7 @@ struct PostgresCursorTests {
 
 /// A running step's progress in the PostgreSQL store's state row, read by `milepost status` in
 /// another process (as on another host).
-@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestServer.isConfigured, TestServer.missing))
 struct PostgresProgressTests {
     @Test func statusFromAnotherProcessShowsTheRunningStepsProgress() async throws {
         let url = TestServer.freshSchemaURL()

@@ -1,9 +1,10 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// One SQLite database, one lock, whatever the path it is reached by; and a runner that got in
 /// without that lock anyway finds the state changed under it and runs nothing.
-@Suite struct SQLiteOneLockTests {
+@Suite(.onItsOwnThread) struct SQLiteOneLockTests {
     /// One step, `1.0/insert` (`sqlite`: a row in `t`; `exec`: a line in `ran.txt`), after a
     /// `before_run` hook that holds each run until its go file exists: the first run to reach it
     /// waits for `go-1` (after touching `ready-1`), the second for `go-2`.

@@ -2,11 +2,12 @@ import CSQLite
 import Foundation
 import MilepostSQLite
 import MilepostSystem
+import MilepostTestSupport
 import Testing
 
 /// Real `milepost` processes on a `sqlite:` store: the same guarantees as the file store's and the
 /// PostgreSQL store's, and the `sqlite` step in its checkpoint's transaction. Needs no server.
-@Suite struct SQLiteProcessTests {
+@Suite(.onItsOwnThread) struct SQLiteProcessTests {
     /// Rows of `sql` run on the database `path`, each column as text.
     static func query(_ path: String, _ sql: String) throws -> [[String?]] {
         var handle: OpaquePointer?

@@ -1,11 +1,12 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// The pre-start fast path on the server stores (`MilepostStore.stateHeadReader`): an up-to-date
 /// `run` of the real binary answers exactly as the full path does — same status, stdout and stderr
 /// — directly, through PgBouncer in transaction mode and on MariaDB. The full path is forced by
 /// repeating `--to`, which the fast path leaves to the parser.
-@Suite(.enabled(if: TestPooler.isConfigured, TestPooler.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestPooler.isConfigured, TestPooler.missing))
 struct ServerFastPathTests {
     static let manifest = """
         app: fleet

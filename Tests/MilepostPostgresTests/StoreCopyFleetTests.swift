@@ -1,9 +1,10 @@
 import Foundation
+import MilepostTestSupport
 import Testing
 
 /// A host that grows into a fleet: its file store copied into PostgreSQL (directly and through
 /// PgBouncer) with `milepost store copy`, and the fleet goes on from there.
-@Suite(.enabled(if: TestPooler.isConfigured, TestPooler.missing))
+@Suite(.onItsOwnThread, .enabled(if: TestPooler.isConfigured, TestPooler.missing))
 struct StoreCopyFleetTests {
     @Test(arguments: [Route.direct, Route.pgbouncer])
     func aFileStoreCopiedIntoPostgreSQLKeepsItsHistoryAndTheFleetGoesOn(route: Route) async throws {
