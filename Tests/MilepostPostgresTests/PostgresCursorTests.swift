@@ -7,7 +7,7 @@ import Testing
 
 /// Cursors on the PostgreSQL store: kept in the state row (`in_progress`, `failed`), and, for a step
 /// that runs in its checkpoint's transaction, committed in the same transaction as its writes.
-@Suite(.onItsOwnThread, .enabled(if: TestServer.isConfigured, TestServer.missing))
+@Suite(.enabled(if: TestServer.isConfigured, TestServer.missing))
 struct PostgresCursorTests {
     /// A resumable `exec` step over 100 items with a cursor every tenth (`ItemScript`, as in the
     /// CLI suite's `ResumableCursorTests`), killed with its runner half way, once its cursor 50 is
@@ -49,7 +49,7 @@ struct PostgresCursorTests {
         var description: String
     }
 
-    @Test func aKilledResumableExecStepResumesAtItsCursorOnThePlainNextRun() async throws {
+    @Test(.onItsOwnThread) func aKilledResumableExecStepResumesAtItsCursorOnThePlainNextRun() async throws {
         let url = TestServer.freshSchemaURL()
         let directory = try TestDirectory()
         try await Self.killMidway(url: url, in: directory)
@@ -67,7 +67,7 @@ struct PostgresCursorTests {
 
     /// A step added before the interrupted one, failing once: the interrupted step's mark is set
     /// aside in the state row (`set_aside`), and the next run resumes it at its cursor.
-    @Test func aStepAddedBeforeAnInterruptedOneLeavesItsCursorInPlace() async throws {
+    @Test(.onItsOwnThread) func aStepAddedBeforeAnInterruptedOneLeavesItsCursorInPlace() async throws {
         let url = TestServer.freshSchemaURL()
         let directory = try TestDirectory()
         try await Self.killMidway(url: url, in: directory)

@@ -1,6 +1,6 @@
 package import Testing
 
-/// Runs each test on a thread of its own (`ThreadTaskExecutor`), for a test that acts on a child
+/// Runs each test on threads of its own (`ThreadTaskExecutor`), for a test that acts on a child
 /// while it runs: kills it mid-step, signals it, reads the server while it holds a lock.
 ///
 /// The CLI suites wait for their children synchronously, each holding one of the shared pool's

@@ -1,38 +1,47 @@
 import Foundation
 
-/// A task executor whose jobs run, in order, on one thread of its own: a task that prefers it
-/// (`withTaskExecutorPreference`) resumes there after each `await`, whatever the shared pool is
-/// busy with. The thread ends once `stop()` was called and no job is left.
+/// A task executor with threads of its own: a task that prefers it (`withTaskExecutorPreference`)
+/// resumes on them after each `await`, whatever the shared pool is busy with. A job that finds
+/// every thread busy (blocked in a wait, say) gets a new thread, so the code under test keeps the
+/// concurrency it has on the pool: a lease's heartbeat still runs while its step blocks. The
+/// threads end once `stop()` was called and no job is left.
 package final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
+    private var idleThreads = 0
     private var stopped = false
 
-    package init() {
-        Thread { self.drain() }.start()
-    }
+    package init() {}
 
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
-        condition.signal()
+        if jobs.count > idleThreads {
+            Thread { self.work() }.start()
+        } else {
+            condition.signal()
+        }
         condition.unlock()
     }
 
-    /// Lets the thread end once the jobs it has are done.
+    /// Lets the threads end once the jobs they have are done.
     package func stop() {
         condition.lock()
         stopped = true
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 
-    private func drain() {
+    private func work() {
         while true {
             condition.lock()
-            while jobs.isEmpty, !stopped { condition.wait() }
+            while jobs.isEmpty, !stopped {
+                idleThreads += 1
+                condition.wait()
+                idleThreads -= 1
+            }
             guard !jobs.isEmpty else {
                 condition.unlock()
                 return
