@@ -107,7 +107,10 @@ struct PostgresCursorTests {
     /// so after a failure the table holds exactly the batches before the cursor, and the next run
     /// goes on from there.
     @Test func aCursorCommitsTheStepsWritesInTheSameTransaction() async throws {
-        let url = TestServer.freshSchemaURL()
+        // The step runs in this process, in a task of the shared pool, inside a transaction the
+        // server ends once idle for the lease (30 s by default): a long lease, so that the pool's
+        // backlog under the whole suite (the step waited 146 s once) cannot end it.
+        let url = TestServer.freshSchemaURL() + "&milepost_lease=10m"
         let schema = PostgresStore(url: url).schema
         let directory = try TestDirectory()
         let failAfter = Mutex<Int?>(3)

@@ -2,9 +2,9 @@ import Foundation
 
 /// A task executor with threads of its own: a task that prefers it (`withTaskExecutorPreference`)
 /// resumes on them after each `await`, whatever the shared pool is busy with. A job that finds
-/// every thread busy (blocked in a wait, say) gets a new thread, so the code under test keeps the
-/// concurrency it has on the pool: a lease's heartbeat still runs while its step blocks. The
-/// threads end once `stop()` was called and no job is left.
+/// every thread busy (blocked in a wait, say) gets a new thread, so that one child task of the test
+/// that blocks never holds up another. (A `Task {}` the code under test starts runs on the shared
+/// pool, as ever.) The threads end once `stop()` was called and no job is left.
 package final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     // Guarded by `condition`.
     private let condition = NSCondition()
