@@ -1,4 +1,5 @@
-package import Testing
+import MilepostTestSupport
+import Testing
 
 /// Runs each test on threads of its own (`ThreadTaskExecutor`), for a test that acts on a child
 /// while it runs: kills it mid-step, signals it, reads the server while it holds a lock.
@@ -8,10 +9,10 @@ package import Testing
 /// still queued to start: in CI that took five minutes, and the child it meant to act on had ended
 /// by itself first (a step's `sleep 300`, a `wait --timeout 5m`, a 240 s polling deadline). On a
 /// thread of its own the test still starts in its turn, but never waits for the pool after that.
-package struct OnItsOwnThread: TestTrait, SuiteTrait, TestScoping {
-    package var isRecursive: Bool { true }
+struct OnItsOwnThread: TestTrait, SuiteTrait, TestScoping {
+    var isRecursive: Bool { true }
 
-    package func provideScope(
+    func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let executor = ThreadTaskExecutor()
@@ -24,5 +25,5 @@ package struct OnItsOwnThread: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == OnItsOwnThread {
     /// Each test runs on a thread of its own: see `OnItsOwnThread`.
-    package static var onItsOwnThread: Self { Self() }
+    static var onItsOwnThread: Self { Self() }
 }
