@@ -71,7 +71,11 @@ struct PostgresDialect: LockedSQLDialect {
 
     /// The server's error as `PGQueryFailure`, so the step fails with it.
     nonisolated(nonsending) func runScript(_ sql: String, on session: PostgresSession) async throws {
-        try await session.connection.execute(sql)
+        do {
+            try await session.connection.execute(sql)
+        } catch {
+            throw session.explained(error)
+        }
     }
 
     nonisolated(nonsending) func reconnect() async throws -> PostgresSession? {

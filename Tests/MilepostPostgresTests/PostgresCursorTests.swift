@@ -139,6 +139,28 @@ struct PostgresCursorTests {
         #expect(try await runner.run(to: Version("1")) { manifest }.outcome == .succeeded)
         #expect(try await TestServer.admin("SELECT string_agg(batch::text, ',' ORDER BY batch) FROM \"\(schema)\".items") == [["1,1,2,2,3,3,4,4,5,5"]])
     }
+
+    /// A step that keeps its checkpoint transaction idle for longer than the lease (here a step
+    /// body that sleeps; in life a starved or frozen process) loses it: the server ends the
+    /// session. The step's error says so, instead of libpq's bare "server closed the connection".
+    @Test func aStepWhoseTransactionSitsIdleLongerThanTheLeaseSaysWhyItWasEnded() async throws {
+        let url = TestServer.freshSchemaURL() + "&milepost_lease=1s"
+        let directory = try TestDirectory()
+        var registry = StepRegistry()
+        registry.register("idle", parameters: InTransaction.self) { context in
+            let scripts = try #require(context.scripts)
+            try await scripts.run("SELECT 1")
+            try await Task.sleep(for: .seconds(3))
+            try await scripts.run("SELECT 2")
+        }
+        try directory.write("migrations:\n  \"1\":\n    - idle\n", to: "milepost.yaml")
+        let manifest = try Manifest.load(path: directory.path + "/milepost.yaml", registry: registry)
+        let report = try await Runner(store: PostgresStore(url: url)).run(to: Version("1")) { manifest }
+        #expect(report.outcome == .failed)
+        let error = try #require(report.steps.first?.error)
+        #expect(error.contains("the server ended the session after it sat idle in its transaction for 3."), "\(error)")
+        #expect(error.contains("longer than the lease (milepost_lease=1s"), "\(error)")
+    }
 }
 
 /// A running step's progress in the PostgreSQL store's state row, read by `milepost status` in

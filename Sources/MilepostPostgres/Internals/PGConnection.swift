@@ -12,6 +12,9 @@ final class PGConnection: @unchecked Sendable {
     /// Sends a cancel request for the running query; callable from any thread (`PQcancel`).
     private let canceller: OpaquePointer?
     private let queue = DispatchQueue(label: "milepost.postgres.connection")
+    /// When the last statement ended leaving a transaction block open; nil when none is open.
+    /// Read and written on `queue` only.
+    private var idleInTransactionSince: ContinuousClock.Instant?
 
     /// The server process serving this connection (`PQbackendPID`).
     let backendPID: Int32
@@ -116,6 +119,11 @@ final class PGConnection: @unchecked Sendable {
     /// `execute`, on the calling thread, without cancellation: only on a connection nothing else
     /// uses (the pre-start fast path's).
     func executeNow(_ sql: String, _ parameters: [String?]) -> Result<[SQLRow], PGQueryFailure> {
+        let idleSince = idleInTransactionSince
+        defer {
+            let status = pq.transactionStatus(handle)
+            idleInTransactionSince = status == LibPQ.transactionInBlock || status == LibPQ.transactionInFailedBlock ? .now : nil
+        }
         let result: OpaquePointer?
         if parameters.isEmpty {
             result = pq.exec(handle, sql)
@@ -144,9 +152,10 @@ final class PGConnection: @unchecked Sendable {
         default:
             let sqlState = pq.resultErrorField(result, LibPQ.diagnosticSQLState).map { SQLState(rawValue: String(cString: $0)) }
             let message = Self.text(result.map { UnsafePointer(pq.resultErrorMessage($0)) } ?? pq.errorMessage(handle))
+            let connectionLost = pq.status(handle) != LibPQ.connectionOK
             return .failure(PGQueryFailure(
                 sqlState: sqlState, message: message.isEmpty ? Self.text(pq.errorMessage(handle)) : message,
-                connectionLost: pq.status(handle) != LibPQ.connectionOK))
+                connectionLost: connectionLost, idleInTransaction: connectionLost ? idleSince.map { .now - $0 } : nil))
         }
     }
 
@@ -176,6 +185,9 @@ struct PGQueryFailure: Error, CustomStringConvertible {
     var message: String
     /// True when the connection broke (server gone, network down).
     var connectionLost: Bool
+    /// When the connection broke with a transaction open: how long that transaction had sat idle
+    /// before this statement was sent.
+    var idleInTransaction: Duration? = nil
 
     var description: String { message }
 }

@@ -93,7 +93,22 @@ struct PostgresSession: Sendable {
         _ = try? await connection.execute("ROLLBACK")
     }
 
+    /// `failure` with the likeliest reason the server ended the session, when it broke after the
+    /// transaction sat idle for the lease or longer: `begin()`'s idle limit. libpq only says the
+    /// server "closed the connection unexpectedly" and that it "probably … terminated abnormally".
+    func explained(_ failure: PGQueryFailure) -> PGQueryFailure {
+        guard failure.connectionLost, let idle = failure.idleInTransaction, idle >= settings.lease else { return failure }
+        var explained = failure
+        explained.message = "the server ended the session after it sat idle in its transaction for "
+            + "\(DurationText.readable(idle)), longer than the lease (\(LeaseParameter.name)=\(DurationText.format(settings.lease)), "
+            + "its idle_in_transaction_session_timeout, which frees the row locks of a frozen holder): a step that runs in "
+            + "its checkpoint transaction must not pause that long, nor its process be frozen or starved (or set a longer "
+            + "lease) — libpq: \(failure.message)"
+        return explained
+    }
+
     func storeError(_ failure: PGQueryFailure) -> StoreError {
+        let failure = explained(failure)
         if failure.connectionLost {
             return .unreachable(location: location, reason: "the connection was lost: \(failure.message)")
         }
