@@ -56,10 +56,15 @@ struct LockFile {
         try FileCalls.write(descriptor, bytes, at: 0, path)
     }
 
-    /// Empties the file before the lock is released, so it names nobody. Best effort: the
-    /// content is only for messages.
-    static func clear(_ descriptor: FileDescriptor, _ path: String) {
+    /// Empties the file (it then names nobody; best effort, the content is only for messages),
+    /// drops the lock and closes `descriptor`. The lock is dropped explicitly (`LOCK_UN`) before
+    /// the close: a child that another thread of this process is spawning holds a copy of the
+    /// descriptor until it execs (close-on-exec), and a close alone would leave the lock held until
+    /// then — a `lock(timeout: .zero)` right after the release found it "held by another process".
+    static func release(_ descriptor: FileDescriptor, _ path: String) {
         try? FileCalls.truncate(descriptor, to: 0, path)
+        FileCalls.unlock(descriptor)
+        FileCalls.close(descriptor)
     }
 
     /// The holder named in the file; nil when the content is not a holder (for instance empty,

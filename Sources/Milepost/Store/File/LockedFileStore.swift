@@ -129,16 +129,15 @@ final class LockedFileStore: LockedStore {
     }
 
     /// Makes this holder's commits durable and removes `state.log` (`StateLog.replay`; when that
-    /// fails the log stays, and the next holder replays it), clears the holder info and closes the
-    /// descriptor, which drops the lock. Harmless when already released.
+    /// fails the log stays, and the next holder replays it), then drops the lock (`LockFile.release`).
+    /// Harmless when already released.
     private func releaseNow() {
         held.withLock { held in
             guard let current = held else { return }
             if current.log != nil || current.behind {
                 try? stateLog.replay(into: stateFile, journal: journalFile, closing: current.log?.descriptor)
             }
-            LockFile.clear(current.lock, lockFile.path)
-            FileCalls.close(current.lock)
+            LockFile.release(current.lock, lockFile.path)
             held = nil
         }
     }

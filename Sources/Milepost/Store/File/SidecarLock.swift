@@ -65,13 +65,11 @@ package struct SidecarLock: Sendable {
         /// Releases the lock if `release()` was never called, so the descriptor cannot leak.
         deinit { release() }
 
-        /// Empties the file (it then names nobody) and closes the descriptor, which drops the
-        /// lock. Harmless when already released.
+        /// Drops the lock (`LockFile.release`). Harmless when already released.
         package func release() {
             descriptor.withLock { descriptor in
                 guard let held = descriptor else { return }
-                LockFile.clear(held, path)
-                FileCalls.close(held)
+                LockFile.release(held, path)
                 descriptor = nil
             }
         }
